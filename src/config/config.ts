@@ -1,0 +1,114 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every setting Hafatra reads from the environment, with its default. This table is the single
+ * source for README's configuration section (`hafatra config --json` prints it).
+ */
+export const settings = {
+  PORT: { default: '3000', doc: 'HTTP port of the API (HTTP + phone sockets).' },
+  HOST: { default: '0.0.0.0', doc: 'Interface the API listens on.' },
+  DATABASE_URL: { default: '', doc: 'Postgres URL. Empty: `hafatra start` runs an embedded Postgres under HAFATRA_DATA_DIR.' },
+  REDIS_URL: { default: '', doc: 'Redis URL. Empty: `hafatra start` runs redis-server from PATH under HAFATRA_DATA_DIR.' },
+  HAFATRA_DATA_DIR: { default: '.hafatra', doc: 'Where embedded Postgres and Redis keep their data.' },
+  HAFATRA_REDIS_PREFIX: { default: 'hf', doc: 'Prefix of every Redis key (lets several deployments share one Redis).' },
+  LOG_LEVEL: { default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
+  HAFATRA_PG_POOL_SIZE: { default: '20', doc: 'Postgres connections per process.' },
+  HAFATRA_BODY_LIMIT_BYTES: { default: '1048576', doc: 'Largest accepted request body; larger ones get 413.' },
+  HAFATRA_KEY_RATE_PER_SECOND: { default: '100', doc: 'Default per-key request rate (token bucket refill per second).' },
+  HAFATRA_KEY_RATE_BURST: { default: '200', doc: 'Default per-key burst (token bucket size).' },
+  HAFATRA_RECONCILE_INTERVAL_MS: { default: '1000', doc: 'How often accepted messages left behind by a crash are queued.' },
+  HAFATRA_RECONCILE_GRACE_MS: { default: '5000', doc: 'Age after which an accepted message is considered left behind.' },
+  HAFATRA_MESSAGE_TTL_SECONDS: { default: '86400', doc: 'How long a message may wait in the queue before it expires.' },
+  HAFATRA_UNKNOWN_AFTER_SECONDS: { default: '600', doc: 'A claimed or sending message with no report for this long becomes unknown.' },
+  HAFATRA_ONLINE_WINDOW_SECONDS: { default: '300', doc: 'A phone seen within this window is online; before it, stale.' },
+  HAFATRA_INBOUND_FRESHNESS_SECONDS: { default: '2700', doc: 'How recent the default-SMS-app report must be for inbound to be unlocked (45 min).' },
+  HAFATRA_SWEEP_INTERVAL_MS: { default: '5000', doc: 'How often the sweeps (expiry, silence, retention) run.' },
+  HAFATRA_PACING_PER_MINUTE: { default: '25', doc: 'Default segments a phone may send per minute and SIM.' },
+  HAFATRA_WEBHOOK_ALLOW_HOSTS: { default: '', doc: 'Comma list of webhook hosts exempt from the public-address check (development, tests).' },
+  HAFATRA_WEBHOOK_TIMEOUT_MS: { default: '10000', doc: 'A webhook delivery must answer 2xx within this time.' },
+  HAFATRA_WEBHOOK_SCHEDULE_SECONDS: { default: '0,5,300,1800,7200,18000,36000,36000', doc: 'Delay before each delivery attempt; after the last one the delivery is dead.' },
+  HAFATRA_WEBHOOK_DISABLE_AFTER_SECONDS: { default: '432000', doc: 'An endpoint failing without a success this long is disabled (5 days).' },
+  HAFATRA_AI_BASE_URL: { default: '', doc: 'OpenAI-compatible endpoint for the mobile-money AI fallback. Empty: no AI.' },
+  HAFATRA_AI_API_KEY: { default: '', doc: 'API key of that endpoint.' },
+  HAFATRA_AI_MODEL: { default: '', doc: 'Model name for that endpoint.' },
+} as const satisfies Record<string, { default: string; doc: string }>;
+
+export type SettingName = keyof typeof settings;
+
+const Int = (min: number, max = Number.MAX_SAFE_INTEGER) => Type.Integer({ minimum: min, maximum: max });
+
+const ConfigSchema = Type.Object({
+  port: Int(0, 65535),
+  host: Type.String({ minLength: 1 }),
+  databaseUrl: Type.String(),
+  redisUrl: Type.String(),
+  dataDir: Type.String({ minLength: 1 }),
+  redisPrefix: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }),
+  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  pgPoolSize: Int(1, 500),
+  bodyLimitBytes: Int(1024),
+  keyRatePerSecond: Int(1),
+  keyRateBurst: Int(1),
+  reconcileIntervalMs: Int(10),
+  reconcileGraceMs: Int(0),
+  messageTtlSeconds: Int(1),
+  unknownAfterSeconds: Int(1),
+  onlineWindowSeconds: Int(1),
+  inboundFreshnessSeconds: Int(1),
+  sweepIntervalMs: Int(10),
+  pacingPerMinute: Int(1),
+  webhookAllowHosts: Type.Array(Type.String()),
+  webhookTimeoutMs: Int(1),
+  webhookScheduleSeconds: Type.Array(Int(0), { minItems: 1 }),
+  webhookDisableAfterSeconds: Int(1),
+  aiBaseUrl: Type.String(),
+  aiApiKey: Type.String(),
+  aiModel: Type.String(),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const num = (v: string) => (/^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN);
+
+/** Reads and validates the configuration once; every later reader gets the typed object. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const get = (name: SettingName) => env[name] ?? settings[name].default;
+  const raw = {
+    port: num(get('PORT')),
+    host: get('HOST'),
+    databaseUrl: get('DATABASE_URL'),
+    redisUrl: get('REDIS_URL'),
+    dataDir: get('HAFATRA_DATA_DIR'),
+    redisPrefix: get('HAFATRA_REDIS_PREFIX'),
+    logLevel: get('LOG_LEVEL'),
+    pgPoolSize: num(get('HAFATRA_PG_POOL_SIZE')),
+    bodyLimitBytes: num(get('HAFATRA_BODY_LIMIT_BYTES')),
+    keyRatePerSecond: num(get('HAFATRA_KEY_RATE_PER_SECOND')),
+    keyRateBurst: num(get('HAFATRA_KEY_RATE_BURST')),
+    reconcileIntervalMs: num(get('HAFATRA_RECONCILE_INTERVAL_MS')),
+    reconcileGraceMs: num(get('HAFATRA_RECONCILE_GRACE_MS')),
+    messageTtlSeconds: num(get('HAFATRA_MESSAGE_TTL_SECONDS')),
+    unknownAfterSeconds: num(get('HAFATRA_UNKNOWN_AFTER_SECONDS')),
+    onlineWindowSeconds: num(get('HAFATRA_ONLINE_WINDOW_SECONDS')),
+    inboundFreshnessSeconds: num(get('HAFATRA_INBOUND_FRESHNESS_SECONDS')),
+    sweepIntervalMs: num(get('HAFATRA_SWEEP_INTERVAL_MS')),
+    pacingPerMinute: num(get('HAFATRA_PACING_PER_MINUTE')),
+    webhookAllowHosts: list(get('HAFATRA_WEBHOOK_ALLOW_HOSTS')),
+    webhookTimeoutMs: num(get('HAFATRA_WEBHOOK_TIMEOUT_MS')),
+    webhookScheduleSeconds: list(get('HAFATRA_WEBHOOK_SCHEDULE_SECONDS')).map(num),
+    webhookDisableAfterSeconds: num(get('HAFATRA_WEBHOOK_DISABLE_AFTER_SECONDS')),
+    aiBaseUrl: get('HAFATRA_AI_BASE_URL'),
+    aiApiKey: get('HAFATRA_AI_API_KEY'),
+    aiModel: get('HAFATRA_AI_MODEL'),
+    ...overrides,
+  };
+  const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  return raw as Config;
+}

@@ -1,0 +1,56 @@
+/**
+ * The one table of error codes: each code of the spec's enumeration with its HTTP status.
+ * Every error a request can end in is a HafatraError built from this table; the HTTP layer maps
+ * it to `{error: {code, message, requestId}}` in one place (src/http/reply.ts).
+ */
+export const errorStatus = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  no_device: 409,
+  invalid_transition: 409,
+  no_session: 409,
+  inbound_locked: 409,
+  clock_skew: 400,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class HafatraError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { status?: number; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'HafatraError';
+    this.code = code;
+    this.status = opts.status ?? errorStatus[code];
+    this.headers = opts.headers ?? {};
+  }
+}
+
+export const isHafatraError = (e: unknown): e is HafatraError => e instanceof HafatraError;
+
+export const errors = {
+  invalid: (message: string) => new HafatraError('invalid_request', message),
+  tooLarge: (limit: number) =>
+    new HafatraError('invalid_request', `request body exceeds ${limit} bytes`, { status: 413 }),
+  unauthorized: (message = 'missing, invalid, revoked or expired API key') =>
+    new HafatraError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
+  forbidden: (scope: string) => new HafatraError('forbidden', `this API key lacks the scope ${scope}`),
+  notFound: (what: string) => new HafatraError('not_found', `${what} not found`),
+  conflict: (message: string) => new HafatraError('conflict', message),
+  noDevice: (message = 'no phone in the organization can send') => new HafatraError('no_device', message),
+  invalidTransition: (message: string) => new HafatraError('invalid_transition', message),
+  unsupportedMediaType: () =>
+    new HafatraError('unsupported_media_type', 'request body must be sent as application/json'),
+  rateLimited: (message: string, retryAfterSeconds: number) =>
+    new HafatraError('rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
+  internal: () => new HafatraError('internal_error', 'unexpected failure; quote the requestId when reporting it'),
+};

@@ -1,0 +1,30 @@
+import type { HttpResponse } from './uws.js';
+
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; tooLarge: true };
+
+/**
+ * Collects the request body. Must be called synchronously inside the uWS handler: the chunks
+ * are neutered once onData returns, so each one is copied at once. Bytes are counted here,
+ * because this uWS version has no body limit of its own.
+ */
+export function readBody(res: HttpResponse, limit: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        done = true;
+        resolve({ ok: false, tooLarge: true });
+        return;
+      }
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) {
+        done = true;
+        resolve({ ok: true, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+      }
+    });
+  });
+}

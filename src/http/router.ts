@@ -1,0 +1,181 @@
+import type { TSchema, Static } from '@sinclair/typebox';
+import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
+import { readBody, type BodyResult } from './body.js';
+import { compileValidator } from './validation.js';
+import { errorReply, sendReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
+import { errors } from '../errors/errors.js';
+import { PATH_ID, newId } from '../ids/ids.js';
+import type { ApiPrincipal, DevicePrincipal, Scope } from '../auth/principal.js';
+import type { Logger } from '../logging/logger.js';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
+
+/** What a handler sees: everything copied out of uWS's stack-allocated request. */
+export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | DevicePrincipal | null> {
+  requestId: string;
+  method: Method;
+  path: string;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  headers: RequestHeaders;
+  principal: P;
+}
+
+export interface RequestHeaders {
+  authorization?: string;
+  contentType?: string;
+  idempotencyKey?: string;
+}
+
+type AuthMode = { scope: Scope } | { device: true } | { public: true };
+
+export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | undefined, P> {
+  method: Method;
+  path: string;
+  auth: AuthMode;
+  body?: BS;
+  query?: QS;
+  summary: string;
+  responses?: Record<number, TSchema | null>;
+  handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
+}
+
+// Routes of every shape share one table; the spec's types meet at the handler.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any>;
+
+export function apiRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
+  spec: RouteSpec<BS, QS, ApiPrincipal> & { auth: { scope: Scope } },
+): AnyRoute {
+  return spec;
+}
+
+export function deviceRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
+  spec: RouteSpec<BS, QS, DevicePrincipal> & { auth: { device: true } },
+): AnyRoute {
+  return spec;
+}
+
+export function publicRoute(spec: RouteSpec<undefined, undefined, null> & { auth: { public: true } }): AnyRoute {
+  return spec;
+}
+
+export interface Authenticators {
+  apiKey(authorization: string | undefined): Promise<ApiPrincipal>;
+  device(authorization: string | undefined): Promise<DevicePrincipal>;
+}
+
+export interface RouterDeps {
+  authenticators: Authenticators;
+  bodyLimitBytes: number;
+  log: Logger;
+  inflight: { count: number };
+}
+
+const HAS_BODY: ReadonlySet<Method> = new Set(['post', 'patch', 'put']);
+
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const base = contentType.split(';')[0]!.trim().toLowerCase();
+  return base === 'application/json' || (base.startsWith('application/') && base.endsWith('+json'));
+}
+
+function paramNames(path: string): string[] {
+  return path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+}
+
+function parseQuery(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(raw)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDeps): void {
+  const names = paramNames(route.path);
+  const bodyValidator = route.body ? compileValidator(route.body) : undefined;
+  const queryValidator = route.query ? compileValidator(route.query, { coerce: true }) : undefined;
+  const takesBody = HAS_BODY.has(route.method);
+
+  const register = (app as unknown as Record<Method, Function>)[route.method].bind(app) as (pattern: string, h: (res: HttpResponse, req: HttpRequest) => void) => TemplatedApp;
+  register(route.path, (res: HttpResponse, req: HttpRequest) => {
+    const state: ResponseState = { aborted: false, done: false };
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    const params: Record<string, string> = {};
+    names.forEach((name, i) => (params[name] = decodeURIComponent(req.getParameter(i) ?? '')));
+    const copied = {
+      requestId: newId('request'),
+      query: req.getQuery() ?? '',
+      path: req.getUrl(),
+      headers: {
+        authorization: req.getHeader('authorization') || undefined,
+        contentType: req.getHeader('content-type') || undefined,
+        idempotencyKey: req.getHeader('idempotency-key') || undefined,
+      },
+      params,
+    };
+    const body = takesBody ? readBody(res, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
+    deps.inflight.count++;
+    handle(res, state, route, copied, body, bodyValidator, queryValidator, deps).finally(() => deps.inflight.count--);
+  });
+}
+
+async function handle(
+  res: HttpResponse,
+  state: ResponseState,
+  route: AnyRoute,
+  copied: { requestId: string; query: string; path: string; headers: RequestHeaders; params: Record<string, string> },
+  bodyPromise: Promise<BodyResult>,
+  bodyValidator: ReturnType<typeof compileValidator> | undefined,
+  queryValidator: ReturnType<typeof compileValidator> | undefined,
+  deps: RouterDeps,
+): Promise<void> {
+  const { requestId } = copied;
+  let reply: Reply;
+  try {
+    const bodyResult = await bodyPromise;
+    const principal = await authenticate(route.auth, copied.headers.authorization, deps.authenticators);
+    for (const value of Object.values(copied.params)) if (!PATH_ID.test(value)) throw errors.notFound('resource');
+    if (!bodyResult.ok) throw errors.tooLarge(deps.bodyLimitBytes);
+    let body: unknown = undefined;
+    if (bodyValidator) {
+      if (!isJson(copied.headers.contentType)) throw errors.unsupportedMediaType();
+      body = bodyValidator.check(parseJson(bodyResult.body), 'body');
+    }
+    const query = queryValidator ? queryValidator.check(parseQuery(copied.query), 'query') : {};
+    reply = await route.handler({
+      requestId,
+      method: route.method,
+      path: copied.path,
+      params: copied.params,
+      query,
+      body,
+      headers: copied.headers,
+      principal,
+    });
+  } catch (err) {
+    const { error, unexpected } = toHafatraError(err);
+    if (unexpected) deps.log.error({ err, requestId, route: `${route.method} ${route.path}` }, 'request failed');
+    reply = errorReply(error, requestId);
+  }
+  sendReply(res, state, requestId, reply);
+}
+
+async function authenticate(auth: AuthMode, authorization: string | undefined, a: Authenticators) {
+  if ('public' in auth) return null;
+  if ('device' in auth) return a.device(authorization);
+  const principal = await a.apiKey(authorization);
+  if (!principal.scopes.includes(auth.scope)) throw errors.forbidden(auth.scope);
+  return principal;
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw errors.invalid('body: a JSON body is required');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw errors.invalid('body: not valid JSON');
+  }
+}

@@ -1,0 +1,42 @@
+import { nativeUws, type TemplatedApp, type us_listen_socket } from './uws.js';
+import { registerRoute, type AnyRoute, type RouterDeps } from './router.js';
+import { errorReply, sendReply } from './reply.js';
+import { errors } from '../errors/errors.js';
+import { newId } from '../ids/ids.js';
+
+export interface HttpServer {
+  app: TemplatedApp;
+  listen(host: string, port: number): Promise<number>;
+  /** Stops accepting, then lets in-flight requests finish (up to graceMs). Sockets are closed by their owners. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: (app: TemplatedApp) => void): HttpServer {
+  const uWS = nativeUws();
+  const app = uWS.App();
+  for (const route of routes) registerRoute(app, route, deps);
+  extend?.(app);
+  app.any('/*', (res) => {
+    const requestId = newId('request');
+    sendReply(res, { aborted: false, done: false }, requestId, errorReply(errors.notFound('route'), requestId));
+  });
+
+  let listenSocket: us_listen_socket | null = null;
+  return {
+    app,
+    listen: (host, port) =>
+      new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+          listenSocket = socket;
+          resolve(uWS.us_socket_local_port(socket));
+        });
+      }),
+    async close(graceMs = 10_000) {
+      if (listenSocket) uWS.us_listen_socket_close(listenSocket);
+      listenSocket = null;
+      const deadline = Date.now() + graceMs;
+      while (deps.inflight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Every Redis key Hafatra uses is built here and nowhere else. Keys of one organization share
+ * the hash tag `{o:<orgId>}` so multi-key scripts run on Redis Cluster too; API-key keys share
+ * `{k:<hash16>}`.
+ */
+export function redisKeys(prefix: string) {
+  const org = (orgId: string) => {
+    const base = `${prefix}:{o:${orgId}}`;
+    return {
+      dailyCount: (utcDay: string) => `${base}:daily:${utcDay}`,
+      idempotency: (key: string) => `${base}:idem:${key}`,
+      orgQueue: () => `${base}:q`,
+      deviceQueue: (deviceId: string) => `${base}:q:dev:${deviceId}`,
+      queueMeta: () => `${base}:qmeta`,
+      devicePrefix: () => `${base}:dev:`,
+      pacing: (deviceId: string, sim: number | string, window: string) => `${base}:pace:${deviceId}:${sim}:${window}`,
+    };
+  };
+  const apiKey = (hashHex: string) => {
+    const base = `${prefix}:{k:${hashHex.slice(0, 16)}}`;
+    return { record: () => `${base}:rec:${hashHex}`, bucket: () => `${base}:bucket:${hashHex}` };
+  };
+  return {
+    org,
+    apiKey,
+    /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
+    queuesBuilt: () => `${prefix}:queues-built`,
+    deviceChannel: () => `${prefix}:device-events`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** The UTC day a daily counter belongs to, as yyyymmdd. */
+export function utcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+export function secondsToNextUtcDay(now = new Date()): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.ceil((next - now.getTime()) / 1000);
+}
