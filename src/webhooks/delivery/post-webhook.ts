@@ -1,0 +1,102 @@
+// One delivery attempt: POST the signed body to the checked address over
+// HTTPS. Never throws; every way of failing becomes { ok: false, error }.
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { agentFor } from './agent-pool.js';
+
+export const DEFAULT_RESPONSE_BODY_CAP = 4 * 1024;
+
+export interface WebhookPostRequest {
+  url: URL;
+  /** The address checkWebhookUrl approved; the connection goes there. */
+  address: string;
+  family: 4 | 6;
+  body: string;
+  headers: Record<string, string>;
+  /** Connect, TLS, request and response head, all together. */
+  timeoutMs: number;
+  responseBodyCap?: number;
+  /** Extra trusted CA certificates (PEM), for tests; NODE_EXTRA_CA_CERTS works without it. */
+  ca?: string | string[];
+}
+
+export interface WebhookPostResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const CERTIFICATE_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
+function describeError(error: NodeJS.ErrnoException): string {
+  const code = error.code ?? '';
+  if (CERTIFICATE_ERROR.test(code)) return `tls error: ${error.message}`;
+  return code ? `connection error: ${code}` : `connection error: ${error.message}`;
+}
+
+function outcomeOf(statusCode: number): Pick<WebhookPostResult, 'ok' | 'error'> {
+  if (statusCode >= 200 && statusCode < 300) return { ok: true, error: null };
+  if (statusCode >= 300 && statusCode < 400) return { ok: false, error: 'redirect not followed' };
+  return { ok: false, error: `HTTP ${statusCode}` };
+}
+
+/**
+ * Read at most `cap` bytes and discard them. Draining a short body lets the
+ * socket go back to the keep-alive pool; a longer one is cut off instead.
+ */
+function drainCapped(response: IncomingMessage, cap: number, done: () => void): void {
+  let received = 0;
+  response.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > cap) {
+      response.destroy();
+      done();
+    }
+  });
+  response.on('end', done);
+  response.on('error', done);
+  response.on('close', done);
+}
+
+export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult> {
+  const started = performance.now();
+  const hostname = req.url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = req.url.port ? Number(req.url.port) : 443;
+  return new Promise((resolve) => {
+    let settled = false;
+    let result: Omit<WebhookPostResult, 'durationMs'> | null = null;
+    const finish = (fallback: Omit<WebhookPostResult, 'durationMs'>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...(result ?? fallback), durationMs: Math.round(performance.now() - started) });
+    };
+    const request = https.request({
+      method: 'POST',
+      host: hostname,
+      port,
+      path: `${req.url.pathname}${req.url.search}`,
+      // SNI must be a name, never an IP literal; certificate checks use `host` either way.
+      servername: isIP(hostname) ? '' : hostname,
+      agent: agentFor({ hostname, port, address: req.address, family: req.family }),
+      ca: req.ca,
+      headers: { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
+    });
+    // The status decides the outcome as soon as the response head arrives; a
+    // body that stalls afterwards is cut at the deadline without changing it.
+    const timer = setTimeout(() => {
+      request.destroy();
+      finish({ ok: false, statusCode: null, error: 'timeout' });
+    }, req.timeoutMs);
+    request.on('response', (response) => {
+      const statusCode = response.statusCode ?? 0;
+      result = { statusCode, ...outcomeOf(statusCode) };
+      drainCapped(response, req.responseBodyCap ?? DEFAULT_RESPONSE_BODY_CAP, () => finish(result!));
+    });
+    request.on('error', (error) => finish({ ok: false, statusCode: null, error: describeError(error) }));
+    request.end(req.body);
+  });
+}

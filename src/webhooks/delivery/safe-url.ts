@@ -1,0 +1,84 @@
+// Is a webhook URL safe to deliver to? Checked when an endpoint is created
+// and again before each delivery; the delivery then connects to the very
+// address checked here, so a DNS answer cannot change between check and use.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { classifyAddress } from './safe-address.js';
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+export interface CheckWebhookUrlOptions {
+  /** Hostnames (exact, case-insensitive) exempt from the public-address rule. */
+  allowHosts: string[];
+  /** Resolver, for tests; defaults to dns.lookup with all: true. */
+  lookup?: (hostname: string) => Promise<ResolvedAddress[]>;
+}
+
+export type WebhookUrlCheck =
+  | { ok: true; url: URL; address: string; family: 4 | 6 }
+  | { ok: false; reason: string };
+
+const refuse = (reason: string): WebhookUrlCheck => ({ ok: false, reason });
+
+const defaultLookup = (hostname: string): Promise<ResolvedAddress[]> =>
+  dnsLookup(hostname, { all: true, verbatim: true });
+
+/** URL hostnames keep IPv6 brackets; compare and resolve without them. */
+const bareHost = (host: string): string => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+
+function parseWebhookUrl(input: string): URL | string {
+  if (typeof input !== 'string' || input.length === 0) return 'The webhook URL is missing.';
+  if (input.length > MAX_WEBHOOK_URL_LENGTH) return `The webhook URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters.`;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return 'The webhook URL is not a valid absolute URL.';
+  }
+  if (url.protocol !== 'https:') return 'The webhook URL must use https.';
+  if (url.username || url.password) return 'The webhook URL must not contain a user name or password.';
+  if (!url.hostname) return 'The webhook URL has no host.';
+  return url;
+}
+
+async function resolveHost(host: string, lookup: CheckWebhookUrlOptions['lookup']): Promise<ResolvedAddress[] | string> {
+  if (isIP(host)) return [{ address: host, family: isIP(host) }];
+  try {
+    const addresses = await (lookup ?? defaultLookup)(host);
+    return addresses.length > 0 ? addresses : `The host ${host} of the webhook URL has no address.`;
+  } catch {
+    return `The host ${host} of the webhook URL could not be resolved.`;
+  }
+}
+
+export async function checkWebhookUrl(input: string, opts: CheckWebhookUrlOptions): Promise<WebhookUrlCheck> {
+  const url = parseWebhookUrl(input);
+  if (typeof url === 'string') return refuse(url);
+  const host = bareHost(url.hostname);
+  const addresses = await resolveHost(host, opts.lookup);
+  if (typeof addresses === 'string') return refuse(addresses);
+  const allowed = opts.allowHosts.some((allowedHost) => bareHost(allowedHost.trim()) === host);
+  if (!allowed) {
+    // Every address must be public: a client may connect to any of them, and a
+    // mixed answer is the usual shape of a DNS-rebinding attempt.
+    for (const { address } of addresses) {
+      const verdict = classifyAddress(address);
+      if (!verdict.public) {
+        const where = isIP(host) ? `The webhook URL points to ${address}` : `The host ${host} resolves to ${address}`;
+        return refuse(`${where}, which is not a public address (${verdict.kind}); webhooks can only be delivered to public addresses.`);
+      }
+    }
+  }
+  const first = addresses[0]!;
+  return { ok: true, url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** Parse `HAFATRA_WEBHOOK_ALLOW_HOSTS` (comma-separated hostnames). */
+export function parseAllowHosts(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((host) => host.trim()).filter((host) => host.length > 0);
+}
