@@ -4,6 +4,7 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import * as der from './der.js';
+import { ipv6ToBytes } from './ip-text.js';
 
 export interface DevCertificate {
   /** PEM certificate; also the CA to trust (it signs itself). */
@@ -69,21 +70,10 @@ function basicConstraintsCa(): der.Der {
 function subjectAltNames(names: string[]): der.Der {
   const entries = names.map((name) => {
     if (isIPv4(name)) return der.implicitPrimitive(7, Buffer.from(name.split('.').map(Number)));
-    if (isIPv6(name)) return der.implicitPrimitive(7, ipv6Bytes(name));
+    if (isIPv6(name)) return der.implicitPrimitive(7, ipv6ToBytes(name));
     return der.implicitPrimitive(2, Buffer.from(name, 'ascii'));
   });
   return der.sequence(der.objectId(OID_SUBJECT_ALT_NAME), der.octetString(der.sequence(...entries)));
-}
-
-function ipv6Bytes(address: string): Buffer {
-  const [head = '', tail = ''] = address.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = address.includes('::') && tail ? tail.split(':') : [];
-  const zeros = new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  const groups = address.includes('::') ? [...headGroups, ...zeros, ...tailGroups] : headGroups;
-  const bytes = Buffer.alloc(16);
-  groups.forEach((group, index) => bytes.writeUInt16BE(parseInt(group, 16), index * 2));
-  return bytes;
 }
 
 function toPem(label: string, body: Buffer): string {

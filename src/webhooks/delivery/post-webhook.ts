@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { agentFor } from './agent-pool.js';
+import { withoutBrackets } from './ip-text.js';
 
 export const DEFAULT_RESPONSE_BODY_CAP = 4 * 1024;
 
@@ -63,7 +64,7 @@ function drainCapped(response: IncomingMessage, cap: number, done: () => void): 
 
 export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult> {
   const started = performance.now();
-  const hostname = req.url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const hostname = withoutBrackets(req.url.hostname);
   const port = req.url.port ? Number(req.url.port) : 443;
   return new Promise((resolve) => {
     let settled = false;

@@ -4,6 +4,7 @@
 // minus special blocks; IPv6 forms that embed an IPv4 address are judged by
 // that IPv4 address.
 import { isIPv4, isIPv6 } from 'node:net';
+import { ipv4ToBigInt, ipv6ToBigInt } from './ip-text.js';
 
 export type AddressClassification =
   | { public: true; family: 4 | 6 }
@@ -13,26 +14,6 @@ interface Range {
   base: bigint;
   prefix: number;
   kind: string;
-}
-
-function ipv4ToBigInt(address: string): bigint {
-  return address.split('.').reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
-}
-
-function ipv6ToBigInt(address: string): bigint {
-  let text = address;
-  const lastColon = text.lastIndexOf(':');
-  if (text.includes('.', lastColon)) {
-    // Trailing dotted quad (::ffff:1.2.3.4): turn it into two hex groups.
-    const v4 = ipv4ToBigInt(text.slice(lastColon + 1));
-    text = `${text.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const [head = '', tail = ''] = text.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = text.includes('::') && tail ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = text.includes('::') ? [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups] : headGroups;
-  return groups.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 
 function range(kind: string, cidr: string): Range {

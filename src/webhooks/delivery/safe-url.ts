@@ -3,6 +3,7 @@
 // address checked here, so a DNS answer cannot change between check and use.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { withoutBrackets } from './ip-text.js';
 import { classifyAddress } from './safe-address.js';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -29,7 +30,7 @@ const defaultLookup = (hostname: string): Promise<ResolvedAddress[]> =>
   dnsLookup(hostname, { all: true, verbatim: true });
 
 /** URL hostnames keep IPv6 brackets; compare and resolve without them. */
-const bareHost = (host: string): string => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+const bareHost = (host: string): string => withoutBrackets(host).toLowerCase();
 
 function parseWebhookUrl(input: string): URL | string {
   if (typeof input !== 'string' || input.length === 0) return 'The webhook URL is missing.';
