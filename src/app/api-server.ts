@@ -1,0 +1,45 @@
+import type { AppContext } from './context.js';
+import { createHttpServer } from '../http/server.js';
+import { apiKeyAuthenticator } from '../auth/authenticate-api-key.js';
+import { errors } from '../errors/errors.js';
+import { apiRoutes } from './routes.js';
+import type { Authenticators } from '../http/router.js';
+import type { TemplatedApp } from '../http/uws.js';
+
+export interface ApiServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface ApiExtensions {
+  /** Phone authentication and sockets join here (src/devices). */
+  deviceAuthenticator?: Authenticators['device'];
+  attach?: (app: TemplatedApp) => void;
+  onClose?: () => Promise<void>;
+}
+
+export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): Promise<ApiServer> {
+  const inflight = { count: 0 };
+  const server = createHttpServer(
+    apiRoutes(ctx),
+    {
+      authenticators: {
+        apiKey: apiKeyAuthenticator(ctx),
+        device: ext.deviceAuthenticator ?? (async () => { throw errors.unauthorized('device access is not enabled'); }),
+      },
+      bodyLimitBytes: ctx.config.bodyLimitBytes,
+      log: ctx.log,
+      inflight,
+    },
+    ext.attach,
+  );
+  const port = await server.listen(ctx.config.host, ctx.config.port);
+  ctx.log.info({ port }, 'API listening');
+  return {
+    port,
+    async close() {
+      await server.close();
+      await ext.onClose?.();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/pool.js';
+import type { Redis } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
+import type { Logger } from '../logging/logger.js';
+
+/** What every domain service is built from: one per process. */
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  db: Db;
+  redis: Redis;
+  keys: RedisKeys;
+}

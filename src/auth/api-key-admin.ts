@@ -1,0 +1,37 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction } from '../db/pool.js';
+import { findApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyRow, type NewApiKey } from './api-key-store.js';
+import { tombstoneKey } from './api-key-cache.js';
+
+/** Key lifecycle for the CLI (and later the dashboard): create, rotate, revoke. */
+export async function createApiKey(ctx: AppContext, key: NewApiKey) {
+  return insertApiKey(ctx.db, key);
+}
+
+export async function revokeApiKey(ctx: AppContext, keyId: string): Promise<ApiKeyRow | undefined> {
+  const existing = await findApiKey(ctx.db, keyId);
+  if (!existing) return undefined;
+  await markApiKeyRevoked(ctx.db, keyId);
+  await tombstoneKey(ctx, existing.hashHex);
+  return findApiKey(ctx.db, keyId);
+}
+
+/** A new secret with the same organization, scopes and limits; the old one stops working at once. */
+export async function rotateApiKey(ctx: AppContext, keyId: string) {
+  const existing = await findApiKey(ctx.db, keyId);
+  if (!existing || existing.revokedAt) return undefined;
+  const created = await inTransaction(ctx.db, async (tx) => {
+    const made = await insertApiKey(tx, {
+      orgId: existing.orgId,
+      name: existing.name,
+      scopes: existing.scopes,
+      expiresAt: existing.expiresAt,
+      ratePerSecond: existing.ratePerSecond,
+      rateBurst: existing.rateBurst,
+    });
+    await markApiKeyRevoked(tx, keyId, made.row.id);
+    return made;
+  });
+  await tombstoneKey(ctx, existing.hashHex);
+  return created;
+}

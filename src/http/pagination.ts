@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { errors } from '../errors/errors.js';
+
+/**
+ * Lists are newest first over time-sortable ids, so a page boundary is an id: rows created after
+ * the first page was read have larger ids and never shift later pages. The cursor is opaque to
+ * clients (base64url of a small JSON) so its form can change without breaking them.
+ */
+export const DEFAULT_PAGE_SIZE = 50;
+
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'must be an integer from 1 to 100' })),
+  before: Type.Optional(Type.String({ minLength: 1, maxLength: 200, errorMessage: 'must be a nextCursor of a previous page (at most 200 characters)' })),
+};
+
+export function encodeCursor(id: string): string {
+  return Buffer.from(JSON.stringify({ b: id })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { b?: unknown };
+    if (typeof parsed.b === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(parsed.b)) return parsed.b;
+  } catch {
+    // fall through to the error below
+  }
+  throw errors.invalid('query.before: not a cursor returned by this API');
+}
+
+/** Callers fetch limit + 1 rows; the extra row only says whether another page exists. */
+export function page<T extends { id: string }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+}

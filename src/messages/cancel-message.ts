@@ -1,0 +1,26 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction } from '../db/pool.js';
+import { errors } from '../errors/errors.js';
+import { applyTransitions } from './transitions.js';
+import { selectMessage } from './sql/select-messages.js';
+import { toMessage } from './message-row.js';
+import { removeFromDispatch } from './dispatch-queue.js';
+
+/**
+ * Withdraws a message no phone has claimed. Postgres decides (a claim racing the cancel loses or
+ * wins there); the queue entry is removed afterwards, and a phone that popped it meanwhile is
+ * refused when its claim is written.
+ */
+export async function cancelMessage(ctx: AppContext, orgId: string, id: string) {
+  const existing = await selectMessage(ctx.db, orgId, id);
+  if (!existing) throw errors.notFound('message');
+  const [changed] = await inTransaction(ctx.db, (tx) =>
+    applyTransitions(tx, [{ id, to: 'cancelled', at: new Date(), source: 'api' }]),
+  );
+  if (!changed) {
+    const current = await selectMessage(ctx.db, orgId, id);
+    throw errors.invalidTransition(`message is ${current?.status ?? existing.status}; only a message no phone has claimed can be cancelled`);
+  }
+  await removeFromDispatch(ctx, orgId, [{ id, requestedDeviceId: changed.requestedDeviceId }]);
+  return toMessage(changed);
+}

@@ -1,0 +1,43 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction } from '../db/pool.js';
+import { enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
+import { applyTransitions, type Changed } from './transitions.js';
+import type { MessageRow } from './message-row.js';
+import type { MessageEvent } from './schemas.js';
+
+export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
+  id: m.id,
+  orgId: m.orgId,
+  to: m.to,
+  body: m.body,
+  segments: m.segments,
+  simSubscriptionId: m.simSubscriptionId,
+  requestedDeviceId: m.requestedDeviceId,
+  expiresAt: m.expiresAt.getTime(),
+  score: m.createdAt.getTime(),
+});
+
+/**
+ * accepted → queued: first onto the Redis dispatch queue, then the status in Postgres. In that
+ * order a crash between the two leaves the message `accepted` in Postgres, and the reconciler
+ * queues it again (the enqueue is idempotent); it is never `queued` without being on a queue.
+ */
+export async function queueAccepted(ctx: AppContext, messages: MessageRow[], source: MessageEvent['source']): Promise<Changed[]> {
+  if (messages.length === 0) return [];
+  await enqueueMixed(ctx, messages.map(toDispatchEntry));
+  const at = new Date();
+  const changed = await inTransaction(ctx.db, (tx) =>
+    applyTransitions(tx, messages.map((m) => ({ id: m.id, to: 'queued' as const, at, source }))),
+  );
+  await signalWork(ctx, messages);
+  return changed;
+}
+
+/** Tells whichever API process holds the organization's phones that work is waiting. */
+export async function signalWork(ctx: AppContext, messages: Pick<MessageRow, 'orgId' | 'requestedDeviceId'>[]): Promise<void> {
+  const targets = new Set(messages.map((m) => `${m.orgId} ${m.requestedDeviceId ?? ''}`));
+  for (const t of targets) {
+    const [orgId, deviceId] = t.split(' ');
+    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId: deviceId || null }));
+  }
+}

@@ -1,0 +1,26 @@
+import type { AppContext } from '../app/context.js';
+import { errors } from '../errors/errors.js';
+import { selectMessage } from './sql/select-messages.js';
+import { TERMINAL_STATUSES } from './schemas.js';
+import { sendMessages, type SendResult } from './send-messages.js';
+
+/** A new message to the same recipient with the same body (and phone/SIM if one was named). */
+export async function resendMessage(ctx: AppContext, orgId: string, id: string, idempotencyKey?: string): Promise<SendResult> {
+  const original = await selectMessage(ctx.db, orgId, id);
+  if (!original) throw errors.notFound('message');
+  if (!TERMINAL_STATUSES.has(original.status)) {
+    throw errors.invalidTransition(`message is ${original.status}; only a message in a final status can be resent`);
+  }
+  return sendMessages(
+    ctx,
+    orgId,
+    {
+      to: original.to,
+      body: original.body,
+      ...(original.requestedDeviceId ? { deviceId: original.requestedDeviceId } : {}),
+      ...(original.requestedDeviceId && original.simSubscriptionId !== null ? { simSubscriptionId: original.simSubscriptionId } : {}),
+      resendOfId: original.id,
+    },
+    idempotencyKey,
+  );
+}

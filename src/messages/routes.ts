@@ -1,0 +1,69 @@
+
+import type { AppContext } from '../app/context.js';
+import { apiRoute, type AnyRoute } from '../http/router.js';
+import { errors } from '../errors/errors.js';
+import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchema, SendMessagesBody, SendResultSchema } from './schemas.js';
+import { sendMessages } from './send-messages.js';
+import { cancelMessage } from './cancel-message.js';
+import { resendMessage } from './resend-message.js';
+import { selectMessage, selectMessageEvents, selectMessagePage } from './sql/select-messages.js';
+import { toMessage, toMessageEvent } from './message-row.js';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
+
+function idempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(header)) {
+    throw errors.invalid('idempotency-key: must be 1 to 128 printable ASCII characters (0x21 to 0x7e)');
+  }
+  return header;
+}
+
+export function messageRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    apiRoute({
+      method: 'post', path: '/v1/messages', auth: { scope: 'messages:send' }, body: SendMessagesBody,
+      summary: 'Send an SMS to one or many recipients (each becomes its own message)',
+      responses: { 202: SendResultSchema },
+      handler: async (req) => ({
+        status: 202,
+        body: await sendMessages(ctx, req.principal.orgId, req.body, idempotencyKey(req.headers.idempotencyKey)),
+      }),
+    }),
+    apiRoute({
+      method: 'get', path: '/v1/messages', auth: { scope: 'messages:read' }, query: ListMessagesQuery,
+      summary: 'List messages, newest first', responses: { 200: MessagePageSchema },
+      handler: async (req) => {
+        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
+        const rows = await selectMessagePage(ctx.db, { orgId: req.principal.orgId, status: req.query.status, before: decodeCursor(req.query.before), limit });
+        const { items, nextCursor } = page(rows, limit);
+        return { status: 200, body: { messages: items.map(toMessage), nextCursor } };
+      },
+    }),
+    apiRoute({
+      method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },
+      summary: 'A message with its timeline', responses: { 200: MessageDetailSchema },
+      handler: async (req) => {
+        const row = await selectMessage(ctx.db, req.principal.orgId, req.params.messageId!);
+        if (!row) throw errors.notFound('message');
+        const events = await selectMessageEvents(ctx.db, row.id);
+        return { status: 200, body: { ...toMessage(row), events: events.map(toMessageEvent) } };
+      },
+    }),
+    apiRoute({
+      method: 'post', path: '/v1/messages/:messageId/cancel', auth: { scope: 'messages:send' },
+      summary: 'Cancel a message no phone has claimed yet', responses: { 200: MessageSchema },
+      handler: async (req) => ({ status: 200, body: await cancelMessage(ctx, req.principal.orgId, req.params.messageId!) }),
+    }),
+    apiRoute({
+      method: 'post', path: '/v1/messages/:messageId/resend', auth: { scope: 'messages:send' },
+      summary: 'Send a message in a final status again, as a new message with resendOfId', responses: { 202: SendResultSchema },
+      handler: async (req) => ({
+        status: 202,
+        body: await resendMessage(ctx, req.principal.orgId, req.params.messageId!, idempotencyKey(req.headers.idempotencyKey)),
+      }),
+    }),
+  ];
+}
+

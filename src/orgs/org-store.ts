@@ -1,0 +1,57 @@
+import type { Queryable } from '../db/pool.js';
+import { newId } from '../ids/ids.js';
+
+export interface Organization {
+  id: string;
+  name: string;
+  defaultCountry: string;
+  dailyLimit: number;
+  retentionDays: number;
+  aiConsent: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const COLUMNS = `id, name, default_country AS "defaultCountry", daily_limit AS "dailyLimit",
+  retention_days AS "retentionDays", ai_consent AS "aiConsent", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export interface OrganizationSettings {
+  name?: string;
+  defaultCountry?: string;
+  dailyLimit?: number;
+  retentionDays?: number;
+  aiConsent?: boolean;
+}
+
+export async function insertOrganization(db: Queryable, s: OrganizationSettings & { name: string }): Promise<Organization> {
+  const { rows } = await db.query(
+    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent)
+     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false)) RETURNING ${COLUMNS}`,
+    [newId('organization'), s.name, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null],
+  );
+  return rows[0] as Organization;
+}
+
+export async function findOrganization(db: Queryable, idOrName: string): Promise<Organization | undefined> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM organizations WHERE id = $1 OR name = $1`, [idOrName]);
+  return rows[0] as Organization | undefined;
+}
+
+export async function listOrganizations(db: Queryable): Promise<Organization[]> {
+  return (await db.query(`SELECT ${COLUMNS} FROM organizations ORDER BY id`)).rows as Organization[];
+}
+
+export async function updateOrganization(db: Queryable, id: string, s: OrganizationSettings): Promise<Organization | undefined> {
+  const { rows } = await db.query(
+    `UPDATE organizations SET name = COALESCE($2, name), default_country = COALESCE($3, default_country),
+       daily_limit = COALESCE($4, daily_limit), retention_days = COALESCE($5, retention_days),
+       ai_consent = COALESCE($6, ai_consent), updated_at = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, s.name ?? null, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null],
+  );
+  return rows[0] as Organization | undefined;
+}
+
+export async function countOrganizations(db: Queryable): Promise<number> {
+  return Number((await db.query('SELECT count(*) AS n FROM organizations')).rows[0].n);
+}
