@@ -1,18 +1,7 @@
 import { parseMoneyMinor } from './amount.js';
-import type { Direction, LabelSet } from './types.js';
+import type { LabelSet, ReadingFields } from './types.js';
 
-/** Everything a reading can say about the transaction itself. */
-export interface Fields {
-  direction: Direction;
-  amountMinor: number | null;
-  currency: string | null;
-  reference: string | null;
-  counterpartyName: string | null;
-  counterpartyPhoneMasked: string | null;
-  providerTimestamp: string | null;
-  balanceMinor: number | null;
-  feesMinor: number | null;
-}
+export type Fields = ReadingFields;
 
 export function emptyFields(): Fields {
   return {

@@ -3,7 +3,8 @@ import type { Draft } from './apply-template.js';
 import { emptyFields, readLabelledFields } from './fields.js';
 import type { Direction, ProviderRegistry } from './types.js';
 
-const MONEY_ANYWHERE = new RegExp(MONEY_SOURCE, 'gi');
+const MONEY = new RegExp(MONEY_SOURCE, 'i');
+const EVERY_MONEY = new RegExp(MONEY_SOURCE, 'gi');
 const VERB = /\b(recu|naharay|nahazo|azo|received|envoye|transfere|retrait|paye|paiement|achat|debite|nandefa|fandefasana\w*|sent|paid|withdrawn)\b/i;
 const INCOMING_VERBS = new Set(['recu', 'naharay', 'nahazo', 'azo', 'received']);
 /** A notification carries a reference or a balance; chat about money rarely does. */
@@ -13,8 +14,7 @@ const NOT_THE_AMOUNT = /(?:solde|frais|bonus|commission|payer|epargne\w*|sarany|
 
 /** A body that reads like a money movement notification (amount, verb, reference or balance). */
 export function looksLikeMoneyNotice(text: string): boolean {
-  MONEY_ANYWHERE.lastIndex = 0;
-  return VERB.test(text) && NOTIFICATION_LABEL.test(text) && MONEY_ANYWHERE.test(text);
+  return VERB.test(text) && NOTIFICATION_LABEL.test(text) && MONEY.test(text);
 }
 
 /**
@@ -41,7 +41,7 @@ function directionOf(text: string): Direction {
 }
 
 function firstTransactionAmount(text: string): string | null {
-  for (const match of text.matchAll(MONEY_ANYWHERE)) {
+  for (const match of text.matchAll(EVERY_MONEY)) {
     const before = text.slice(Math.max(0, match.index - 30), match.index);
     if (!NOT_THE_AMOUNT.test(before)) return match[0];
   }

@@ -9,4 +9,5 @@ export type {
   MobileMoneyReading,
   ParsingStatus,
   Provider,
+  ReadingFields,
 } from './types.js';

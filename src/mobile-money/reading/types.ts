@@ -3,10 +3,8 @@ export type Classification = 'matched' | 'ambiguous' | 'unknown';
 export type ParsingStatus = 'parsed' | 'partial' | 'failed';
 export type Direction = 'incoming' | 'outgoing' | null;
 
-export interface MobileMoneyReading {
-  provider: Provider;
-  classification: Classification;
-  parsingStatus: ParsingStatus;
+/** Everything a reading can say about the transaction itself. */
+export interface ReadingFields {
   direction: Direction;
   amountMinor: number | null;
   currency: string | null;
@@ -16,6 +14,12 @@ export interface MobileMoneyReading {
   providerTimestamp: string | null;
   balanceMinor: number | null;
   feesMinor: number | null;
+}
+
+export interface MobileMoneyReading extends ReadingFields {
+  provider: Provider;
+  classification: Classification;
+  parsingStatus: ParsingStatus;
   parserVersion: string;
   parserConfidence: number | null;
   /** Template kind: 'received', 'sent', 'withdrawal', 'merchant_payment', 'promotion', … */

@@ -104,7 +104,7 @@ export const mvola: ProviderRegistry = {
       String.raw`\bny volanao(?: dia)? ?:? ?${MONEY}`,
     ),
     fees: labels(String.raw`\b(?:frais|sarany) ?:? ?${MONEY}`),
-    reference: labels(String.raw`\bref(?:erence)? ?[.:]? ?(\d{3,})`),
+    reference: labels(String.raw`\bref(?:erence)? ?[.:]? ?(\d+)`),
     date: labels(String.raw`\b(?:le|ny) (\d{1,2}/\d{1,2}/\d{2,4}(?: (?:a )?\d{1,2}[:h]\d{2}(?::\d{2})?)?)`),
   },
   referenceShape: /^\d{6,12}$/,
