@@ -64,6 +64,8 @@ function runInitdb(initdb: string, dir: string, pwfile: string, runAs: RunAs | u
     '--locale=C',
     '--locale-provider=builtin',
     '--builtin-locale=C.UTF-8',
+    // Detects pages corrupted on disk instead of silently reading them back.
+    '--data-checksums',
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(initdb, args, {

@@ -1,0 +1,69 @@
+import type { Config } from '../config/config.js';
+import type { CommandIo } from '../cli/command.js';
+import { openContext, closeContext } from './runtime.js';
+import { migrate } from '../db/migrate.js';
+import { startApiServer, type ApiServer } from './api-server.js';
+import { apiExtensions } from './api-extensions.js';
+import { startWorkers, type Workers } from './workers.js';
+import { bootstrapDefaultOrg } from './bootstrap.js';
+import { resolveServices, publishServices, unpublishServices } from '../cli/services.js';
+
+export type Role = 'all' | 'api' | 'worker';
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => resolve(sig);
+    process.once('SIGINT', () => on('SIGINT'));
+    process.once('SIGTERM', () => on('SIGTERM'));
+  });
+}
+
+function firstRunBanner(io: CommandIo, port: number, key: string): void {
+  const base = `http://localhost:${port}`;
+  io.out('');
+  io.out('Organization "default" created. Its API key (every scope), shown only this once:');
+  io.out(`  ${key}`);
+  io.out('');
+  io.out('Pair a phone (hafatra device pair), then send a first message:');
+  io.out(`  curl -s ${base}/v1/messages -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
+  io.out(`    -d '{"to": "+261340000000", "body": "Salama from Hafatra"}'`);
+  io.out(`Follow it:  curl -s ${base}/v1/messages -H "Authorization: Bearer ${key}"`);
+  io.out('');
+}
+
+/**
+ * `hafatra start` (role all: API and workers in one process, embedded Postgres and Redis unless
+ * DATABASE_URL/REDIS_URL are set), `hafatra api`, `hafatra worker`. Runs until SIGINT/SIGTERM,
+ * then drains: in-flight requests finish, workers stop taking work, connections close.
+ */
+export async function runProcess(role: Role, baseConfig: Config, io: CommandIo): Promise<number> {
+  const log = (line: string) => io.err(line);
+  const resolved = role === 'all' ? await resolveServices(baseConfig, log) : { config: baseConfig };
+  if (!resolved.config.databaseUrl || !resolved.config.redisUrl) {
+    io.err('error: DATABASE_URL and REDIS_URL must be set for `hafatra api` and `hafatra worker` (use `hafatra start` for embedded ones)');
+    return 2;
+  }
+  if ('embedded' in resolved && resolved.embedded) await publishServices(baseConfig, resolved.embedded);
+  const ctx = openContext(resolved.config, role === 'worker' ? 'hafatra-worker' : 'hafatra');
+  let api: ApiServer | undefined;
+  let workers: Workers | undefined;
+  try {
+    await migrate(ctx.db);
+    const first = role === 'worker' ? null : await bootstrapDefaultOrg(ctx);
+    if (role !== 'worker') api = await startApiServer(ctx, apiExtensions(ctx));
+    if (role !== 'api') workers = await startWorkers(ctx);
+    if (api) io.out(`Hafatra ${role === 'all' ? '' : role + ' '}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
+    if (first && api) firstRunBanner(io, api.port, first.key);
+    const signal = await waitForSignal();
+    io.err(`${signal}: shutting down`);
+    return 0;
+  } finally {
+    await api?.close();
+    await workers?.close();
+    await closeContext(ctx);
+    if ('embedded' in resolved && resolved.embedded) {
+      await unpublishServices(baseConfig);
+      await resolved.embedded.stop();
+    }
+  }
+}

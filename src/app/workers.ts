@@ -1,0 +1,26 @@
+import type { AppContext } from './context.js';
+import { every } from './periodic.js';
+import { reconcileAccepted, rebuildQueuesIfLost } from '../messages/reconciler.js';
+
+export interface Workers {
+  close(): Promise<void>;
+}
+
+/**
+ * Background work of a worker process (`hafatra worker`, or inside `hafatra start`). Each domain
+ * adds its loops and BullMQ workers here.
+ */
+export async function startWorkers(ctx: AppContext): Promise<Workers> {
+  const stoppers: Array<() => Promise<void>> = [];
+  const dispatchRecovery = every(ctx.config.reconcileIntervalMs, 'dispatch-recovery', ctx.log, async () => {
+    await rebuildQueuesIfLost(ctx);
+    await reconcileAccepted(ctx);
+  });
+  stoppers.push(() => dispatchRecovery.stop());
+  await dispatchRecovery.runNow();
+  return {
+    async close() {
+      await Promise.allSettled(stoppers.map((s) => s()));
+    },
+  };
+}

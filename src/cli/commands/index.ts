@@ -1,0 +1,8 @@
+import type { Command } from '../command.js';
+import { processCommands } from './processes.js';
+import { orgCommands } from './org.js';
+import { keyCommands } from './key.js';
+import { webhookCommands } from './webhook.js';
+
+/** Every `hafatra` command; each domain adds its own list. */
+export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands];

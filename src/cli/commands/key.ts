@@ -1,0 +1,97 @@
+import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
+import { SCOPES, isScope, type Scope } from '../../auth/principal.js';
+import { createApiKey, revokeApiKey, rotateApiKey } from '../../auth/api-key-admin.js';
+import { listApiKeys } from '../../auth/api-key-store.js';
+import { findOrganization } from '../../orgs/org-store.js';
+import type { AppContext } from '../../app/context.js';
+
+const COLUMNS = ['id', 'name', 'hint', 'scopes', 'expiresAt', 'revokedAt', 'createdAt'];
+
+function parseScopes(args: CommandArgs): Scope[] {
+  const raw = args.values.scopes;
+  if (raw === undefined || raw === 'all') return [...SCOPES];
+  const list = String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.find((s) => !isScope(s));
+  if (bad || list.length === 0) throw new UsageError(`--scopes takes a comma list of ${SCOPES.join(', ')} (or all)`);
+  return list as Scope[];
+}
+
+/** --expires takes an ISO date-time, or a duration like 30d, 12h. */
+function parseExpiry(raw: unknown): Date | null {
+  if (raw === undefined) return null;
+  const s = String(raw);
+  const duration = /^(\d+)([dhm])$/.exec(s);
+  if (duration) {
+    const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[duration[2] as 'd' | 'h' | 'm'];
+    return new Date(Date.now() + Number(duration[1]) * unit);
+  }
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime()) || d.getTime() <= Date.now()) throw new UsageError('--expires takes a future ISO date-time or a duration like 30d, 12h, 45m');
+  return d;
+}
+
+async function orgOf(ctx: AppContext, args: CommandArgs) {
+  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
+  const org = await findOrganization(ctx.db, ref);
+  if (!org) throw new UsageError(`no organization ${ref}`);
+  return org;
+}
+
+export const keyCommands: Command[] = [
+  {
+    path: ['key', 'create'],
+    summary: 'Create an API key (printed once)',
+    usage: 'hafatra key create [--org default] [--name NAME] [--scopes all|s1,s2] [--expires 30d|ISO] [--json]',
+    options: { org: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
+    async run(args, io, services) {
+      const scopes = parseScopes(args);
+      const expiresAt = parseExpiry(args.values.expires);
+      const ctx = await services();
+      const org = await orgOf(ctx, args);
+      const { row, secret } = await createApiKey(ctx, { orgId: org.id, name: String(args.values.name ?? 'cli'), scopes, expiresAt });
+      printObject(io, args.json, { ...row, key: secret });
+      if (!args.json) io.err('Store the key now: it is not shown again.');
+      return 0;
+    },
+  },
+  {
+    path: ['key', 'list'],
+    summary: "List an organization's API keys",
+    usage: 'hafatra key list [--org default] [--json]',
+    options: { org: { type: 'string' } },
+    async run(args, io, services) {
+      const ctx = await services();
+      const org = await orgOf(ctx, args);
+      printRows(io, args.json, (await listApiKeys(ctx.db, org.id)).map((k) => ({ ...k })), COLUMNS);
+      return 0;
+    },
+  },
+  {
+    path: ['key', 'rotate'],
+    summary: 'Replace a key with a new secret (the old one stops at once)',
+    usage: 'hafatra key rotate KEY_ID [--json]',
+    async run(args, io, services) {
+      const id = args.positionals[0];
+      if (!id) throw new UsageError('name the key id (key_…)');
+      const ctx = await services();
+      const made = await rotateApiKey(ctx, id);
+      if (!made) throw new UsageError(`no live key ${id}`);
+      printObject(io, args.json, { ...made.row, key: made.secret, replaces: id });
+      return 0;
+    },
+  },
+  {
+    path: ['key', 'revoke'],
+    summary: 'Revoke a key (refused on its very next request)',
+    usage: 'hafatra key revoke KEY_ID [--json]',
+    async run(args, io, services) {
+      const id = args.positionals[0];
+      if (!id) throw new UsageError('name the key id (key_…)');
+      const ctx = await services();
+      const row = await revokeApiKey(ctx, id);
+      if (!row) throw new UsageError(`no key ${id}`);
+      printObject(io, args.json, { ...row });
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,70 @@
+import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
+import { findOrganization, insertOrganization, listOrganizations, updateOrganization, type OrganizationSettings } from '../../orgs/org-store.js';
+
+const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'createdAt'];
+const settingOptions = {
+  name: { type: 'string' },
+  country: { type: 'string' },
+  'daily-limit': { type: 'string' },
+  'retention-days': { type: 'string' },
+  'ai-consent': { type: 'string' },
+} as const;
+
+function settingsFrom(args: CommandArgs): OrganizationSettings {
+  const country = args.values.country;
+  if (country !== undefined && (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country))) {
+    throw new UsageError('--country must be a two-letter ISO country code, e.g. MG');
+  }
+  const ai = args.values['ai-consent'];
+  if (ai !== undefined && ai !== 'yes' && ai !== 'no') throw new UsageError('--ai-consent must be yes or no');
+  return {
+    name: typeof args.values.name === 'string' ? args.values.name : undefined,
+    defaultCountry: typeof country === 'string' ? country.toUpperCase() : undefined,
+    dailyLimit: optionalInt(args, 'daily-limit', 1, 100_000),
+    retentionDays: optionalInt(args, 'retention-days', 1, 3650),
+    aiConsent: ai === undefined ? undefined : ai === 'yes',
+  };
+}
+
+export const orgCommands: Command[] = [
+  {
+    path: ['org', 'create'],
+    summary: 'Create an organization',
+    usage: 'hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--json]',
+    options: settingOptions,
+    async run(args, io, services) {
+      const name = requireString(args, 'name');
+      const ctx = await services();
+      if (await findOrganization(ctx.db, name)) throw new UsageError(`an organization named ${name} already exists`);
+      const org = await insertOrganization(ctx.db, { ...settingsFrom(args), name });
+      printObject(io, args.json, { ...org });
+      return 0;
+    },
+  },
+  {
+    path: ['org', 'list'],
+    summary: 'List organizations',
+    usage: 'hafatra org list [--json]',
+    async run(args, io, services) {
+      const ctx = await services();
+      printRows(io, args.json, (await listOrganizations(ctx.db)).map((o) => ({ ...o })), COLUMNS);
+      return 0;
+    },
+  },
+  {
+    path: ['org', 'update'],
+    summary: "Change an organization's settings",
+    usage: 'hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--json]',
+    options: settingOptions,
+    async run(args, io, services) {
+      const ref = args.positionals[0];
+      if (!ref) throw new UsageError('name the organization (id or name)');
+      const ctx = await services();
+      const org = await findOrganization(ctx.db, ref);
+      if (!org) throw new UsageError(`no organization ${ref}`);
+      const updated = await updateOrganization(ctx.db, org.id, settingsFrom(args));
+      printObject(io, args.json, { ...updated! });
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,60 @@
+import type { Command } from '../command.js';
+import { loadConfig, settings } from '../../config/config.js';
+import { runProcess } from '../../app/processes.js';
+import { openContext, closeContext } from '../../app/runtime.js';
+import { migrate } from '../../db/migrate.js';
+import { printRows } from '../command.js';
+
+export const processCommands: Command[] = [
+  {
+    path: ['start'],
+    summary: 'Run the API and the workers (embedded Postgres and Redis unless DATABASE_URL/REDIS_URL)',
+    usage: 'hafatra start',
+    run: (_args, io) => runProcess('all', loadConfig(), io),
+  },
+  {
+    path: ['api'],
+    summary: 'Run only the HTTP API and phone sockets (needs DATABASE_URL and REDIS_URL)',
+    usage: 'hafatra api',
+    run: (_args, io) => runProcess('api', loadConfig(), io),
+  },
+  {
+    path: ['worker'],
+    summary: 'Run only the background workers (needs DATABASE_URL and REDIS_URL)',
+    usage: 'hafatra worker',
+    run: (_args, io) => runProcess('worker', loadConfig(), io),
+  },
+  {
+    path: ['migrate'],
+    summary: 'Apply database migrations',
+    usage: 'hafatra migrate [--json]',
+    async run(args, io, services) {
+      const config = loadConfig();
+      if (config.databaseUrl) {
+        const ctx = openContext({ ...config, redisUrl: config.redisUrl || 'redis://127.0.0.1:6379' }, 'cli');
+        try {
+          const applied = await migrate(ctx.db);
+          io.out(args.json ? JSON.stringify({ applied }) : applied.length ? `applied: ${applied.join(', ')}` : 'up to date');
+        } finally {
+          await closeContext(ctx);
+        }
+        return 0;
+      }
+      await services();
+      io.out(args.json ? JSON.stringify({ ok: true }) : 'up to date');
+      return 0;
+    },
+  },
+  {
+    path: ['config'],
+    summary: 'List every setting with its default and current value',
+    usage: 'hafatra config [--json]',
+    async run(args, io) {
+      const secret = (name: string) => /KEY|URL/.test(name);
+      printRows(io, args.json, Object.entries(settings).map(([name, s]) => ({
+        name, default: s.default, current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name], doc: s.doc,
+      })), ['name', 'default', 'current', 'doc']);
+      return 0;
+    },
+  },
+];
