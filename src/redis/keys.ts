@@ -12,7 +12,8 @@ export function redisKeys(prefix: string) {
       orgQueue: () => `${base}:q`,
       deviceQueue: (deviceId: string) => `${base}:q:dev:${deviceId}`,
       queueMeta: () => `${base}:qmeta`,
-      devicePrefix: () => `${base}:dev:`,
+      /** A phone's dispatch state (hash: revoked, outbound, draining, pace, simCap, defaultSim), read by the claim script. */
+      deviceState: (deviceId: string) => `${base}:dev:${deviceId}`,
       pacing: (deviceId: string, sim: number | string, window: string) => `${base}:pace:${deviceId}:${sim}:${window}`,
     };
   };
