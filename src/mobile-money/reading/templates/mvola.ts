@@ -6,7 +6,8 @@ import type { ProviderRegistry } from '../types.js';
  * MVola (Telma, now YAS), sender id "MVola". Amounts "12 500 Ar", numeric "Ref: N",
  * dates "le dd/mm/yy a HH:MM". Sources per template in docs/mobile-money.md.
  */
-const PARTY_AT = String.raw`${PARTY} (?:le|ny) ${DATE}`;
+// The date is specific enough to end the party, so names may contain dots ("RAKOTO J. Paul").
+const PARTY_AT = String.raw`(?<party>.+?) (?:le|ny) ${DATE}`;
 const WITH_PARTY = [...CORE, 'counterpartyName', 'counterpartyPhoneMasked', 'providerTimestamp'] as const;
 
 const templates = [
