@@ -11,6 +11,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { lockDataDir } from './data-dir-lock.js';
 import { pickFreePort } from './free-port.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 import { findRedisServer } from './redis-binary.js';
@@ -40,8 +41,29 @@ export async function startEmbeddedServices(opts: EmbeddedServicesOptions): Prom
   const started = Date.now();
   const log = opts.log ?? (() => undefined);
   const dataDir = resolve(opts.dataDir);
-  await mkdir(dataDir, { recursive: true });
   const redisBinary = await findRedisServer(opts.redisServerPath, log);
+  await mkdir(dataDir, { recursive: true });
+  const unlock = await lockDataDir(dataDir);
+  const servers = await startServers(dataDir, redisBinary, opts, log).catch(async (err: unknown) => {
+    await unlock();
+    throw err;
+  });
+  log(`postgres (${servers.postgres.url.replace(/\/\/.*@/, '//')}) and redis (${servers.redis.url}) ready in ${Date.now() - started} ms, data in ${dataDir}`);
+  let stopping: Promise<void> | undefined;
+  return {
+    databaseUrl: servers.postgres.url,
+    redisUrl: servers.redis.url,
+    stop: () => (stopping ??= stopAll([servers.postgres, servers.redis]).then(unlock)),
+  };
+}
+
+/** Starts both at once; if either fails, stops the other and throws. */
+async function startServers(
+  dataDir: string,
+  redisBinary: string,
+  opts: EmbeddedServicesOptions,
+  log: (line: string) => void,
+): Promise<{ postgres: PostgresServer; redis: RedisServer }> {
   const runAs = await serviceUserIfRoot(log);
   const [postgresPort, redisPort] = await Promise.all([
     opts.postgresPort ?? pickFreePort(),
@@ -51,17 +73,9 @@ export async function startEmbeddedServices(opts: EmbeddedServicesOptions): Prom
     startPostgres({ dataDir, port: postgresPort, runAs, log }),
     startRedis({ binary: redisBinary, dataDir, port: redisPort, runAs, log }),
   ]);
-  if (postgres.status === 'rejected' || redis.status === 'rejected') {
-    await stopAll([postgres, redis].flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
-    throw postgres.status === 'rejected' ? postgres.reason : (redis as PromiseRejectedResult).reason;
-  }
-  log(`postgres on 127.0.0.1:${postgresPort} and redis on 127.0.0.1:${redisPort} ready in ${Date.now() - started} ms (data in ${dataDir})`);
-  let stopping: Promise<void> | undefined;
-  return {
-    databaseUrl: postgres.value.url,
-    redisUrl: redis.value.url,
-    stop: () => (stopping ??= stopAll([postgres.value, redis.value])),
-  };
+  if (postgres.status === 'fulfilled' && redis.status === 'fulfilled') return { postgres: postgres.value, redis: redis.value };
+  await stopAll([postgres, redis].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
+  throw postgres.status === 'rejected' ? postgres.reason : (redis as PromiseRejectedResult).reason;
 }
 
 async function stopAll(servers: Array<PostgresServer | RedisServer>): Promise<void> {

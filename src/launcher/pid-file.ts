@@ -38,7 +38,7 @@ export async function ensureNoLiveOwner(check: PidFileCheck): Promise<void> {
   );
 }
 
-async function readPid(pidFile: string): Promise<number | undefined> {
+export async function readPid(pidFile: string): Promise<number | undefined> {
   const text = await readFile(pidFile, 'utf8').catch(() => undefined);
   const pid = Number.parseInt(text?.split('\n')[0] ?? '', 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,11 +41,20 @@ async function withRedis<T>(url: string, use: (redis: Redis) => Promise<T>): Pro
   }
 }
 
-function firstLineOf(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
+async function uidOfProcess(pid: string | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
+}
+
+/** Starts the services in another Node process, which prints their URLs once ready. */
+async function startFixture(dir: string): Promise<{ child: ChildProcess; urls: { databaseUrl: string; redisUrl: string } }> {
+  const fixture = fileURLToPath(new URL('./fixtures/start-and-wait.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dir], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const firstLine = new Promise<string>((resolve, reject) => {
     if (child.stdout) createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`fixture exited (code ${code}) before printing its URLs`)));
   });
+  return { child, urls: JSON.parse(await firstLine) as { databaseUrl: string; redisUrl: string } };
 }
 
 beforeAll(async () => {
@@ -120,12 +129,27 @@ describe('startEmbeddedServices', () => {
     await withPg(services.databaseUrl, (db) => db.query('SELECT 1'));
   });
 
-  it('refuses a data directory that another running instance uses, and leaves that instance alone', async () => {
+  it('refuses at once a data directory this process already serves, and leaves that instance alone', async () => {
     const dir = join(dataDir, 'busy');
     const owner = await start(dir);
-    await expect(startEmbeddedServices({ dataDir: dir })).rejects.toThrow(/in use by a running (postgres|redis-server).*another hafatra/);
+    const begun = Date.now();
+    await expect(startEmbeddedServices({ dataDir: dir })).rejects.toThrow(/is in use by another hafatra \(pid \d+\): stop it first/);
+    expect(Date.now() - begun).toBeLessThan(2_000);
     await withPg(owner.databaseUrl, (db) => db.query('SELECT 1'));
     await withRedis(owner.redisUrl, async (redis) => expect(await redis.ping()).toBe('PONG'));
+  });
+
+  it('refuses a data directory another hafatra process serves, then takes it over once that process is killed', async () => {
+    const dir = join(dataDir, 'taken-over');
+    const { child, urls } = await startFixture(dir);
+    await expect(startEmbeddedServices({ dataDir: dir })).rejects.toThrow(`is in use by another hafatra (pid ${child.pid})`);
+    await withPg(urls.databaseUrl, (db) => db.query('CREATE TABLE survivor (id int)'));
+
+    child.kill('SIGKILL');
+    const services = await start(dir);
+    await withPg(services.databaseUrl, async (db) => {
+      expect((await db.query('SELECT count(*)::int AS n FROM survivor')).rows).toEqual([{ n: 0 }]);
+    });
   });
 
   it('says in one line how to install redis-server when it is missing, before starting anything', async () => {
@@ -160,16 +184,32 @@ describe('startEmbeddedServices', () => {
     expect(await readFile(join(dir, 'postgres', 'notes.txt'), 'utf8')).toBe('mine');
   });
 
-  it('stops both servers when the Node process that started them is SIGKILLed', async () => {
-    const fixture = fileURLToPath(new URL('./fixtures/start-and-wait.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, join(dataDir, 'orphan')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const urls = JSON.parse(await firstLineOf(child)) as { databaseUrl: string; redisUrl: string };
+  it.each([
+    ['is SIGKILLed', (child: ChildProcess) => child.kill('SIGKILL')],
+    ['exits without calling stop()', (child: ChildProcess) => child.stdin?.write('exit\n')],
+    ['crashes on an uncaught exception', (child: ChildProcess) => child.stdin?.write('crash\n')],
+  ])('stops both servers when the Node process that started them %s', async (_how, end) => {
+    const { child, urls } = await startFixture(join(dataDir, 'orphan'));
     const ports = [portOf(urls.databaseUrl), portOf(urls.redisUrl)];
     expect(await Promise.all(ports.map(acceptsConnections))).toEqual([true, true]);
 
-    child.kill('SIGKILL');
+    end(child);
     expect(await portsCloseWithin(ports, 10_000)).toBe(true);
+  });
+
+  it.runIf(process.getuid?.() === 0)('as root, runs the servers as the hafatra user even under a directory only root can enter', async () => {
+    const privateParent = join(dataDir, 'root-only');
+    await mkdir(privateParent, { mode: 0o700 });
+    await chmod(privateParent, 0o700);
+    const log: string[] = [];
+    const services = await start(join(privateParent, 'data'), (line) => log.push(line));
+    expect(log.join('\n')).toContain(`allowing user 'hafatra' to traverse ${privateParent}`);
+    await withPg(services.databaseUrl, (db) => db.query('SELECT 1'));
+    const postmasterPid = (await readFile(join(privateParent, 'data', 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0];
+    const redisPid = (await readFile(join(privateParent, 'data', 'redis', 'redis-server.pid'), 'utf8')).trim();
+    const uids = await Promise.all([postmasterPid, redisPid].map(uidOfProcess));
+    const hafatraUid = (await stat(join(privateParent, 'data', 'postgres', 'PG_VERSION'))).uid;
+    expect(hafatraUid).not.toBe(0);
+    expect(uids).toEqual([hafatraUid, hafatraUid]);
   });
 });
