@@ -1,5 +1,5 @@
 import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readPid } from './pid-file.js';
 import { commandLineOf, isAlive } from './process-info.js';
 
@@ -30,6 +30,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
 async function liveHolder(lockFile: string): Promise<number | undefined> {
   const pid = await readPid(lockFile);
   if (pid === undefined || pid === process.pid || !isAlive(pid)) return undefined;
-  const sameProgram = commandLineOf(pid)?.split(' ')[0] === process.execPath;
-  return sameProgram ? pid : undefined;
+  // Another Node process: most likely hafatra. Anything else reuses a dead run's pid.
+  const program = commandLineOf(pid)?.split(' ')[0];
+  return program && basename(program) === basename(process.execPath) ? pid : undefined;
 }

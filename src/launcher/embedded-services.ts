@@ -1,6 +1,8 @@
 /**
  * Embedded Postgres and Redis for `hafatra start` and the test suite, as child
- * processes with their data under one directory.
+ * processes with everything under one directory: postgres/ (the cluster),
+ * redis/ (append-only file), postgres.log, redis.log, and hafatra.pid, which
+ * claims the directory for one hafatra process at a time.
  *
  * Why root needs a separate user: Postgres refuses to run as root (a superuser
  * SQL session could otherwise run anything on the box as root, e.g. through

@@ -61,6 +61,8 @@ function spawned(child: ChildProcess, name: string): Promise<number> {
 
 function superviseService(spec: ServiceSpec, child: ChildProcess, pid: number): ServiceProcess {
   let exitStatus: string | undefined;
+  // A failed kill() is reported as an 'error' event; the 'exit' event tells all we need.
+  child.on('error', () => undefined);
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exitStatus = signal ? `killed by ${signal}` : `exit code ${code}`;
