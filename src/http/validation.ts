@@ -1,7 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { DefaultErrorFunction, SetErrorFunction } from '@sinclair/typebox/errors';
+import { DefaultErrorFunction, SetErrorFunction, type ValueError } from '@sinclair/typebox/errors';
 import { errors } from '../errors/errors.js';
 
 // A schema may carry its own human sentence in `errorMessage`; otherwise typebox's default.
@@ -20,6 +20,20 @@ export function fieldName(path: string, root: string): string {
     .join('');
 }
 
+/**
+ * A union's own error says only "not one of these" at the union's path. When one variant got
+ * deeper into the value (`to` is an array, its item 2 is too long), its error names the offending
+ * element, which is what the client needs to find it.
+ */
+function mostSpecific(error: ValueError): ValueError {
+  let best = error;
+  for (const variant of error.errors ?? []) {
+    const first = variant.First();
+    if (first && first.path.length > best.path.length) best = mostSpecific(first);
+  }
+  return best;
+}
+
 export interface Validator<T extends TSchema> {
   check(value: unknown, root: string): Static<T>;
 }
@@ -31,7 +45,8 @@ export function compileValidator<T extends TSchema>(schema: T, opts: { coerce?: 
     check(value, root) {
       const candidate = opts.coerce ? Value.Convert(schema, value) : value;
       if (compiled.Check(candidate)) return candidate as Static<T>;
-      const first = compiled.Errors(candidate).First();
+      const found = compiled.Errors(candidate).First();
+      const first = found ? mostSpecific(found) : undefined;
       const where = first ? fieldName(first.path, root) : root;
       throw errors.invalid(`${where}: ${first ? first.message : 'invalid'}`);
     },
