@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { every } from './periodic.js';
 import { reconcileAccepted, rebuildQueuesIfLost } from '../messages/reconciler.js';
+import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -18,6 +19,12 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
+  const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {
+    await expireQueued(ctx);
+    await markSilentUnknown(ctx);
+    await recoverInterruptedClaims(ctx);
+  });
+  stoppers.push(() => lifecycleSweeps.stop());
   return {
     async close() {
       await Promise.allSettled(stoppers.map((s) => s()));

@@ -12,9 +12,12 @@ export function redisKeys(prefix: string) {
       orgQueue: () => `${base}:q`,
       deviceQueue: (deviceId: string) => `${base}:q:dev:${deviceId}`,
       queueMeta: () => `${base}:qmeta`,
+      /** Messages a claim took off a queue and Postgres has not confirmed yet (id -> claim time). */
+      claiming: () => `${base}:claiming`,
       /** A phone's dispatch state (hash: revoked, outbound, draining, pace, simCap, defaultSim), read by the claim script. */
       deviceState: (deviceId: string) => `${base}:dev:${deviceId}`,
-      pacing: (deviceId: string, sim: number | string, window: string) => `${base}:pace:${deviceId}:${sim}:${window}`,
+      /** Prefix of a phone's pacing counters: <prefix><sim>:m<minute> and <prefix><sim>:d<yyyymmdd>. */
+      pacingPrefix: (deviceId: string) => `${base}:pace:${deviceId}:`,
     };
   };
   const apiKey = (hashHex: string) => {

@@ -1,0 +1,95 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../app/context.js';
+import type { DevicePrincipal } from '../auth/principal.js';
+import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
+import { compileValidator } from '../http/validation.js';
+import { claimJobs } from './claim.js';
+import { ClaimBody, StatusReport } from './schemas.js';
+import type { StatusReportWriter } from './status-reports.js';
+
+/** A frame operation the socket and the HTTP fallback share (heartbeat, incoming SMS). */
+export interface DeviceOperation {
+  schema: TSchema;
+  handle(principal: DevicePrincipal, body: any): Promise<object>;
+}
+
+export interface DeviceOperations {
+  heartbeat?: DeviceOperation;
+  incoming?: DeviceOperation;
+}
+
+export type FrameReply = { type: 'ack'; ref: string; [k: string]: unknown } | { type: 'error'; ref: string | null; code: string; message: string };
+
+export interface FrameContext {
+  ctx: AppContext;
+  principal: DevicePrincipal;
+  reports: StatusReportWriter;
+  ops: DeviceOperations;
+  onJobs(count: number): void;
+  onSettled(count: number): void;
+}
+
+const claimValidator = compileValidator(ClaimBody);
+const statusValidator = compileValidator(StatusReport);
+
+function errorFrame(ref: string | null, err: HafatraError): FrameReply {
+  return { type: 'error', ref, code: err.code, message: err.message };
+}
+
+/** Parses and answers one client frame. Never throws: every failure is an `error` frame. */
+export async function handleFrame(fc: FrameContext, text: string, isRevoked: () => Promise<boolean>): Promise<FrameReply> {
+  let frame: Record<string, unknown>;
+  try {
+    frame = JSON.parse(text) as Record<string, unknown>;
+    if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw new Error();
+  } catch {
+    return errorFrame(null, errors.invalid('frame: not a JSON object'));
+  }
+  const ref = typeof frame.ref === 'string' && frame.ref.length >= 1 && frame.ref.length <= 64 ? frame.ref : null;
+  if (ref === null) return errorFrame(null, errors.invalid('ref: every frame needs a ref of 1 to 64 characters'));
+  const { type, ref: _ref, ...body } = frame;
+  try {
+    return { type: 'ack', ref, ...(await dispatchFrame(fc, String(type), body, isRevoked)) };
+  } catch (err) {
+    if (isHafatraError(err)) return errorFrame(ref, err);
+    fc.ctx.log.error({ err, deviceId: fc.principal.deviceId, type }, 'frame failed');
+    return errorFrame(ref, errors.internal());
+  }
+}
+
+async function dispatchFrame(fc: FrameContext, type: string, body: Record<string, unknown>, isRevoked: () => Promise<boolean>): Promise<object> {
+  switch (type) {
+    case 'claim': {
+      const { max } = claimValidator.check(body, 'claim');
+      const result = await claimJobs(fc.ctx, fc.principal, max ?? 10);
+      if (result.refused === 'revoked') throw noSession();
+      fc.onJobs(result.jobs.length);
+      return { jobs: result.jobs, ...(result.retryAfterMs > 0 ? { retryAfterMs: result.retryAfterMs } : {}) };
+    }
+    case 'status': {
+      const report = statusValidator.check(body, 'status');
+      const outcome = await fc.reports.submit(fc.principal.deviceId, report);
+      if ('error' in outcome) throw errors.invalidTransition(outcome.error.message);
+      if (!outcome.duplicate && (outcome.status === 'sent' || outcome.status === 'failed')) fc.onSettled(1);
+      return outcome;
+    }
+    case 'heartbeat':
+    case 'incoming': {
+      const op = fc.ops[type];
+      if (!op) throw errors.invalid(`type: ${type} frames are not supported by this server`);
+      if (await isRevoked()) throw noSession();
+      return op.handle(fc.principal, compileCached(op.schema).check(body, type));
+    }
+    default:
+      throw errors.invalid('type: must be one of heartbeat, claim, status, incoming');
+  }
+}
+
+const compiled = new WeakMap<TSchema, ReturnType<typeof compileValidator>>();
+function compileCached(schema: TSchema) {
+  let v = compiled.get(schema);
+  if (!v) compiled.set(schema, (v = compileValidator(schema)));
+  return v;
+}
+
+export const noSession = () => new HafatraError('no_session', 'this device session has ended (device revoked); pair again');

@@ -1,0 +1,90 @@
+import type { AppContext } from '../app/context.js';
+import type { DeviceSession } from './device-session.js';
+import { claimJobs, MAX_CLAIM } from './claim.js';
+
+/** How many unreported jobs one phone may hold: enough to keep its SIM busy, not to starve others. */
+export const PUSH_WINDOW = 100;
+const PUMP_INTERVAL_MS = 30_000;
+
+/**
+ * Hands work to the phones connected to this process as soon as it exists: on a work signal, on
+ * connect, when a phone settles jobs, and when its pacing window reopens. A slow pump of every
+ * session is the backstop for a lost signal.
+ */
+export class Pusher {
+  private readonly byOrg = new Map<string, Set<DeviceSession>>();
+  private readonly pump: NodeJS.Timeout;
+
+  constructor(private readonly ctx: AppContext, private readonly sessions: Map<string, DeviceSession>) {
+    this.pump = setInterval(() => this.pumpAll(), PUMP_INTERVAL_MS);
+    this.pump.unref();
+  }
+
+  track(s: DeviceSession): void {
+    let set = this.byOrg.get(s.principal.orgId);
+    if (!set) this.byOrg.set(s.principal.orgId, (set = new Set()));
+    set.add(s);
+  }
+
+  untrack(s: DeviceSession): void {
+    const set = this.byOrg.get(s.principal.orgId);
+    set?.delete(s);
+    if (set?.size === 0) this.byOrg.delete(s.principal.orgId);
+  }
+
+  signal(orgId: string, deviceId: string | null): void {
+    if (deviceId) {
+      const s = this.sessions.get(deviceId);
+      if (s) void this.push(s);
+      return;
+    }
+    for (const s of this.byOrg.get(orgId) ?? []) void this.push(s);
+  }
+
+  settled(s: DeviceSession, count: number): void {
+    s.outstanding = Math.max(0, s.outstanding - count);
+    if (s.outstanding <= PUSH_WINDOW / 2) void this.push(s);
+  }
+
+  pumpAll(): void {
+    for (const s of this.sessions.values()) void this.push(s);
+  }
+
+  stop(): void {
+    clearInterval(this.pump);
+  }
+
+  async push(s: DeviceSession): Promise<void> {
+    if (s.pushing) {
+      s.pushAgain = true;
+      return;
+    }
+    s.pushing = true;
+    try {
+      do {
+        s.pushAgain = false;
+        const room = Math.min(PUSH_WINDOW - s.outstanding, MAX_CLAIM);
+        if (room <= 0 || s.closed) break;
+        const result = await claimJobs(this.ctx, s.principal, room);
+        // Jobs claimed for a socket that closed meanwhile stay claimed by the phone: they are
+        // sent again when it reconnects, or become unknown if it never does.
+        if (result.jobs.length > 0 && s.send({ type: 'jobs', jobs: result.jobs })) s.outstanding += result.jobs.length;
+        if (result.retryAfterMs > 0) this.retryLater(s, result.retryAfterMs);
+        if (result.jobs.length === room) s.pushAgain = true;
+      } while (s.pushAgain && !s.closed);
+    } catch (err) {
+      this.ctx.log.warn({ err, deviceId: s.deviceId }, 'push failed');
+    } finally {
+      s.pushing = false;
+    }
+  }
+
+  private retryLater(s: DeviceSession, ms: number): void {
+    if (s.retryTimer || s.closed) return;
+    s.retryTimer = setTimeout(() => {
+      s.retryTimer = null;
+      void this.push(s);
+    }, ms + 50);
+    s.retryTimer.unref();
+  }
+}

@@ -1,0 +1,35 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PathId, DateTime } from '../http/schema-kit.js';
+
+export const REPORTABLE = ['sending', 'sent', 'delivered', 'failed'] as const;
+export type ReportableStatus = (typeof REPORTABLE)[number];
+
+export const StatusReport = Type.Object(
+  {
+    messageId: PathId,
+    status: Type.Union(REPORTABLE.map((s) => Type.Literal(s)), { errorMessage: `must be one of ${REPORTABLE.join(', ')}` }),
+    failureCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', errorMessage: 'must be a lower_snake_case code of at most 64 characters' })),
+    at: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+);
+export type StatusReport = Static<typeof StatusReport>;
+
+export const StatusReportsBody = Type.Object(
+  { reports: Type.Array(StatusReport, { minItems: 1, maxItems: 500 }) },
+  { additionalProperties: false },
+);
+
+export const ClaimBody = Type.Object(
+  { max: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'must be an integer from 1 to 100' })) },
+  { additionalProperties: false },
+);
+
+export const JobSchema = Type.Object({
+  messageId: Type.String(),
+  to: Type.String(),
+  body: Type.String(),
+  segments: Type.Integer(),
+  simSubscriptionId: Type.Union([Type.Integer(), Type.Null()]),
+  expiresAt: DateTime,
+});

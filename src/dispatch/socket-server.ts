@@ -1,0 +1,142 @@
+import type { AppContext } from '../app/context.js';
+import type { TemplatedApp, HttpResponse, HttpRequest } from '../http/uws.js';
+import type { DevicePrincipal } from '../auth/principal.js';
+import { createRedis, type Redis } from '../redis/connection.js';
+import { DeviceSession, type SocketData } from './device-session.js';
+import { handleFrame, type DeviceOperations } from './frame-handlers.js';
+import { StatusReportWriter } from './status-reports.js';
+import { Pusher } from './pusher.js';
+import { selectClaimedJobs } from './pending-jobs.js';
+
+export interface SocketServerDeps {
+  authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
+  ops: DeviceOperations;
+  /** Socket state on the device record (connected, lastChangedAt, lastSeenAt). */
+  markSocket?(deviceId: string, connected: boolean): Promise<void>;
+}
+
+export interface DeviceSockets {
+  sessions: Map<string, DeviceSession>;
+  reports: StatusReportWriter;
+  pusher: Pusher;
+  close(): Promise<void>;
+}
+
+export const SOCKET_PATH = '/device/v1/socket';
+const CLOSE_REVOKED = 4001;
+const CLOSE_REPLACED = 4000;
+
+/**
+ * Phone sockets: authenticated on upgrade, one live session per device on this process, frames
+ * answered by frame-handlers, work pushed by the Pusher when Redis pub/sub says a queue has
+ * messages (whichever API process took the send).
+ */
+export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: SocketServerDeps): DeviceSockets {
+  const sessions = new Map<string, DeviceSession>();
+  const reports = new StatusReportWriter(ctx);
+  const pusher = new Pusher(ctx, sessions);
+  const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
+
+  void subscriber.subscribe(ctx.keys.deviceChannel());
+  subscriber.on('message', (_channel: string, text: string) => {
+    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null };
+    if (signal.type === 'work') pusher.signal(signal.orgId, signal.deviceId);
+    if (signal.type === 'revoked' && signal.deviceId) {
+      const s = sessions.get(signal.deviceId);
+      if (s) {
+        s.send({ type: 'revoked', reason: 'device revoked' });
+        s.end(CLOSE_REVOKED, 'revoked');
+      }
+    }
+  });
+  // A reconnecting subscriber may have missed signals: a pump of every session catches up.
+  subscriber.on('ready', () => pusher.pumpAll());
+
+  const isRevoked = async (p: DevicePrincipal) =>
+    (await ctx.redis.hget(ctx.keys.org(p.orgId).deviceState(p.deviceId), 'revoked')) === '1';
+
+  app.ws<SocketData>(SOCKET_PATH, {
+    maxPayloadLength: 256 * 1024,
+    idleTimeout: 120,
+    maxBackpressure: 4 * 1024 * 1024,
+    closeOnBackpressureLimit: true as unknown as number, // typed as number in this build, a boolean natively
+    sendPingsAutomatically: true,
+    upgrade: (res: HttpResponse, req: HttpRequest, context) => {
+      const state = { aborted: false };
+      res.onAborted(() => { state.aborted = true; });
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const authorization = req.getHeader('authorization') || undefined;
+      deps.authenticate(authorization).then(
+        (principal) => {
+          if (state.aborted) return;
+          res.cork(() => res.upgrade<SocketData>({ principal }, key, protocol, extensions, context));
+        },
+        () => {
+          if (state.aborted) return;
+          res.cork(() => res.writeStatus('401 Unauthorized').writeHeader('content-type', 'application/json')
+            .end(JSON.stringify({ error: { code: 'unauthorized', message: 'missing, invalid or revoked device token', requestId: '' } })));
+        },
+      );
+    },
+    open: (ws) => {
+      const data = ws.getUserData();
+      const session = new DeviceSession(ws, data.principal);
+      data.session = session;
+      sessions.get(session.deviceId)?.end(CLOSE_REPLACED, 'replaced by a newer socket');
+      sessions.set(session.deviceId, session);
+      pusher.track(session);
+      void onOpen(ctx, deps, session, pusher);
+    },
+    message: (ws, message) => {
+      const session = ws.getUserData().session!;
+      const text = Buffer.from(message).toString('utf8');
+      void handleFrame(
+        {
+          ctx, principal: session.principal, reports, ops: deps.ops,
+          onJobs: (n) => { session.outstanding += n; },
+          onSettled: (n) => pusher.settled(session, n),
+        },
+        text,
+        () => isRevoked(session.principal),
+      ).then((reply) => {
+        session.send(reply);
+        if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
+      });
+    },
+    close: (ws) => {
+      const session = ws.getUserData().session;
+      if (!session) return;
+      session.markClosed();
+      pusher.untrack(session);
+      if (sessions.get(session.deviceId) === session) {
+        sessions.delete(session.deviceId);
+        void deps.markSocket?.(session.deviceId, false).catch((err) => ctx.log.warn({ err }, 'socket state not saved'));
+      }
+    },
+  });
+
+  return {
+    sessions,
+    reports,
+    pusher,
+    async close() {
+      pusher.stop();
+      for (const s of sessions.values()) s.end(1001, 'server shutting down');
+      await reports.flush();
+      subscriber.disconnect();
+    },
+  };
+}
+
+async function onOpen(ctx: AppContext, deps: SocketServerDeps, session: DeviceSession, pusher: Pusher): Promise<void> {
+  try {
+    await deps.markSocket?.(session.deviceId, true);
+    const held = await selectClaimedJobs(ctx.db, session.deviceId);
+    if (held.length > 0 && session.send({ type: 'jobs', jobs: held })) session.outstanding += held.length;
+    await pusher.push(session);
+  } catch (err) {
+    ctx.log.warn({ err, deviceId: session.deviceId }, 'socket open handling failed');
+  }
+}

@@ -1,0 +1,113 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction } from '../db/pool.js';
+import { applyTransitions, type Transition } from '../messages/transitions.js';
+import type { MessageStatus } from '../messages/schemas.js';
+import type { ReportableStatus, StatusReport } from './schemas.js';
+import { trustedTime, type Warning } from './clock.js';
+
+export type ReportOutcome =
+  | { messageId: string; status: MessageStatus; duplicate?: true; warning?: Warning }
+  | { messageId: string; error: { code: 'invalid_transition'; message: string } };
+
+interface Pending {
+  deviceId: string;
+  report: StatusReport;
+  resolve: (o: ReportOutcome) => void;
+  reject: (e: unknown) => void;
+}
+
+const FROM_FOR_REPORT: Record<ReportableStatus, readonly MessageStatus[]> = {
+  sending: ['claimed'],
+  sent: ['sending'],
+  delivered: ['sent'],
+  failed: ['claimed', 'sending', 'sent'],
+};
+const HAPPY_RANK: Partial<Record<MessageStatus, number>> = { claimed: 1, sending: 2, sent: 3, delivered: 4 };
+
+/** A report the message already reflects (it is at or past that status) is a harmless repeat. */
+function isRepeat(current: MessageStatus, reported: ReportableStatus): boolean {
+  if (current === reported) return true;
+  const c = HAPPY_RANK[current];
+  const r = HAPPY_RANK[reported];
+  return c !== undefined && r !== undefined && c > r;
+}
+
+/**
+ * Phones report progress many times a second. Reports are gathered for a few milliseconds and
+ * written in one transaction (one UPDATE per round: a message reported twice in one window,
+ * e.g. sending then sent, moves once per round, in order).
+ */
+export class StatusReportWriter {
+  private pending: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly ctx: AppContext, private readonly opts: { maxBatch?: number; maxDelayMs?: number } = {}) {}
+
+  submit(deviceId: string, report: StatusReport): Promise<ReportOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ deviceId, report, resolve, reject });
+      if (this.pending.length >= (this.opts.maxBatch ?? 500)) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), this.opts.maxDelayMs ?? 2);
+    });
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    try {
+      const outcomes = await writeReports(this.ctx, batch.map((p) => ({ deviceId: p.deviceId, report: p.report })));
+      batch.forEach((p, i) => p.resolve(outcomes[i]!));
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    }
+  }
+}
+
+export async function writeReports(ctx: AppContext, items: { deviceId: string; report: StatusReport }[]): Promise<ReportOutcome[]> {
+  const times = items.map((it) => trustedTime(it.report.at));
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  items.forEach((it, i) => {
+    const round = seen.get(it.report.messageId) ?? 0;
+    seen.set(it.report.messageId, round + 1);
+    (rounds[round] ??= []).push(i);
+  });
+
+  const applied = new Set<number>();
+  await inTransaction(ctx.db, async (tx) => {
+    for (const round of rounds) {
+      const transitions: Transition[] = round.map((i) => {
+        const { report, deviceId } = items[i]!;
+        return {
+          id: report.messageId, to: report.status, at: times[i]!.at, source: 'device', deviceId, heldBy: deviceId,
+          from: FROM_FOR_REPORT[report.status],
+          code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
+        };
+      });
+      const changed = new Set((await applyTransitions(tx, transitions)).map((m) => m.id));
+      for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
+    }
+  });
+
+  const rest = items.map((it, i) => (applied.has(i) ? null : it.report.messageId)).filter((id): id is string => id !== null);
+  const current = new Map<string, { status: MessageStatus; deviceId: string | null }>();
+  if (rest.length > 0) {
+    const { rows } = await ctx.db.query(`SELECT id, status, device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[])`, [rest]);
+    for (const r of rows) current.set(r.id, { status: r.status, deviceId: r.deviceId });
+  }
+
+  return items.map((it, i): ReportOutcome => {
+    const { messageId, status } = it.report;
+    const warning = times[i]!.warning;
+    if (applied.has(i)) return { messageId, status, ...(warning ? { warning } : {}) };
+    const now = current.get(messageId);
+    if (!now || now.deviceId !== it.deviceId) {
+      return { messageId, error: { code: 'invalid_transition', message: `message ${messageId} is not a job of this phone` } };
+    }
+    if (isRepeat(now.status, status)) return { messageId, status: now.status, duplicate: true };
+    return { messageId, error: { code: 'invalid_transition', message: `message is ${now.status}; it cannot become ${status}` } };
+  });
+}
