@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { insertTestDevice } from '../support/devices.js';
+import { countRows, expectError } from '../api/expect-error.js';
+import { utcDay } from '../../src/redis/keys.js';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ pgPoolSize: 20 });
+});
+afterAll(() => app.close());
+
+async function orgWithLimit(dailyLimit: number) {
+  const made = await app.createOrg({ dailyLimit });
+  await insertTestDevice(app.ctx, made.org.id);
+  return made;
+}
+
+const three = ['+261341234567', '+261341234568', '+261341234569'];
+const secondsToMidnight = () => (Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1) - Date.now()) / 1000;
+
+describe('the daily message limit', () => {
+  it('admits exactly what fits among 50 concurrent sends at the boundary', async () => {
+    const { org, key } = await orgWithLimit(100);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } })),
+    );
+    const accepted = results.filter((r) => r.status === 202);
+    expect(accepted).toHaveLength(33);
+    for (const r of results.filter((x) => x.status !== 202)) {
+      expectError(r, 429, 'rate_limited', /daily/);
+      const retryAfter = Number(r.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(Math.ceil(secondsToMidnight()) + 1);
+    }
+    expect(await countRows(app, 'messages', org.id)).toBe(99);
+    // one more fits, two do not
+    expect((await app.request('POST', '/v1/messages', { key, body: { to: three.slice(0, 2), body: 'x' } })).status).toBe(429);
+    expect((await app.request('POST', '/v1/messages', { key, body: { to: three[0], body: 'x' } })).status).toBe(202);
+    expect(await countRows(app, 'messages', org.id)).toBe(100);
+  });
+
+  it('seeds the counter from Postgres when Redis lost it', async () => {
+    const { org, key } = await orgWithLimit(5);
+    expect((await app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } })).status).toBe(202);
+    const counter = app.ctx.keys.org(org.id).dailyCount(utcDay());
+    await app.ctx.redis.del(counter);
+    expectError(await app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } }), 429, 'rate_limited');
+    expect(Number(await app.ctx.redis.get(counter))).toBe(3);
+    expect((await app.request('POST', '/v1/messages', { key, body: { to: three.slice(0, 2), body: 'x' } })).status).toBe(202);
+    expect(await countRows(app, 'messages', org.id)).toBe(5);
+  });
+
+  it('refunds a send refused after admission (no eligible phone)', async () => {
+    const { org, key } = await orgWithLimit(3);
+    await app.ctx.db.query('UPDATE devices SET draining = true WHERE org_id = $1', [org.id]);
+    expectError(await app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } }), 409, 'no_device');
+    await app.ctx.db.query('UPDATE devices SET draining = false WHERE org_id = $1', [org.id]);
+    expect((await app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } })).status).toBe(202);
+  });
+
+  it('counts each organization on its own', async () => {
+    const a = await orgWithLimit(1);
+    const b = await orgWithLimit(1);
+    expect((await app.request('POST', '/v1/messages', { key: a.key, body: { to: three[0], body: 'x' } })).status).toBe(202);
+    expect((await app.request('POST', '/v1/messages', { key: b.key, body: { to: three[0], body: 'x' } })).status).toBe(202);
+    expect((await app.request('POST', '/v1/messages', { key: a.key, body: { to: three[0], body: 'x' } })).status).toBe(429);
+  });
+});
