@@ -1,10 +1,11 @@
 import type { AppContext } from './context.js';
 import type { DeviceOperations } from '../dispatch/frame-handlers.js';
+import { heartbeatOperation } from '../devices/heartbeat-operation.js';
 
 /**
  * The phone operations that socket frames and the HTTP fallback share, by domain:
  * heartbeat (src/devices), incoming SMS (src/incoming).
  */
-export function deviceOperations(_ctx: AppContext): DeviceOperations {
-  return {};
+export function deviceOperations(ctx: AppContext): DeviceOperations {
+  return { heartbeat: heartbeatOperation(ctx) };
 }

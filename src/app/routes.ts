@@ -3,9 +3,10 @@ import type { AnyRoute } from '../http/router.js';
 import { messageRoutes } from '../messages/routes.js';
 import { openApiRoute } from '../http/openapi.js';
 import { dispatchRoutes } from '../dispatch/routes.js';
+import { deviceRoutes } from '../devices/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
-  const routes: AnyRoute[] = [...messageRoutes(ctx), ...dispatchRoutes(ctx)];
+  const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx)];
   return [...routes, openApiRoute(routes)];
 }

@@ -57,7 +57,8 @@ export function deviceRoute<BS extends TSchema | undefined = undefined, QS exten
   return spec;
 }
 
-export function publicRoute(spec: RouteSpec<undefined, undefined, null> & { auth: { public: true } }): AnyRoute {
+/** No API key or device token: the route checks its own credential (a pairing code) or has none. */
+export function publicRoute<BS extends TSchema | undefined = undefined>(spec: RouteSpec<BS, undefined, null> & { auth: { public: true } }): AnyRoute {
   return spec;
 }
 

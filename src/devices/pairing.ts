@@ -1,0 +1,82 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction, type Queryable } from '../db/pool.js';
+import { errors } from '../errors/errors.js';
+import { newId } from '../ids/ids.js';
+import { syncDeviceState } from './device-state.js';
+import { newDeviceToken } from './device-token.js';
+import { hashPairingCode, newPairingCode } from './pairing-code.js';
+import type { PairBody } from './schemas.js';
+
+export const PAIRING_CODE_TTL_SECONDS = 600;
+/** Failed pairing attempts accepted per minute, server-wide; beyond it pairing answers 429. */
+export const PAIRING_FAILURES_PER_MINUTE = 30;
+const DEFAULT_DEVICE_NAME = 'Android phone';
+
+export interface PairingCode {
+  code: string;
+  expiresAt: Date;
+}
+
+/** A one-time code (10 minutes) that a phone exchanges for its device token. Only its hash is kept. */
+export async function createPairingCode(ctx: AppContext, orgId: string, name?: string): Promise<PairingCode> {
+  const code = newPairingCode();
+  const { rows } = await ctx.db.query(
+    `INSERT INTO pairing_codes (code_hash, org_id, name, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 second')
+     RETURNING expires_at AS "expiresAt"`,
+    [hashPairingCode(code), orgId, name ?? null, PAIRING_CODE_TTL_SECONDS],
+  );
+  // Unused codes are worthless once expired; used ones stay as the record of who paired what.
+  await ctx.db.query(`DELETE FROM pairing_codes WHERE used_at IS NULL AND expires_at < now() - interval '1 day'`);
+  return { code, expiresAt: (rows[0] as { expiresAt: Date }).expiresAt };
+}
+
+/**
+ * POST /device/v1/pair: the code is spent by one conditional UPDATE, so two phones racing with
+ * the same code cannot both pair. The device is named by the operator's `--name` if given, else
+ * by what the phone sent, else by its model.
+ */
+export async function pairDevice(ctx: AppContext, body: PairBody): Promise<{ deviceId: string; token: string }> {
+  await assertNotThrottled(ctx.db);
+  const { token, hash } = newDeviceToken();
+  const deviceId = await inTransaction(ctx.db, async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE pairing_codes SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now()
+       RETURNING org_id AS "orgId", name`,
+      [hashPairingCode(body.code)],
+    );
+    const spent = rows[0] as { orgId: string; name: string | null } | undefined;
+    if (!spent) return undefined;
+    const id = newId('device');
+    await tx.query(
+      `INSERT INTO devices (id, org_id, name, model, app_version, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, spent.orgId, spent.name ?? body.name ?? (body.model || DEFAULT_DEVICE_NAME), body.model || null, body.appVersion || null, hash],
+    );
+    await tx.query('UPDATE pairing_codes SET device_id = $2 WHERE code_hash = $1', [hashPairingCode(body.code), id]);
+    return id;
+  });
+  if (!deviceId) {
+    await recordFailure(ctx.db);
+    throw errors.unauthorized('pairing code is wrong, expired or already used; create a new one with `hafatra device pair`');
+  }
+  await syncDeviceState(ctx, deviceId);
+  ctx.log.info({ deviceId }, 'device paired');
+  return { deviceId, token };
+}
+
+async function assertNotThrottled(db: Queryable): Promise<void> {
+  const { rows } = await db.query(
+    `SELECT failures, 60 - extract(epoch FROM now() - minute) AS "retryAfter" FROM pairing_failures WHERE minute = date_trunc('minute', now())`,
+  );
+  const current = rows[0] as { failures: number; retryAfter: number } | undefined;
+  if (current && current.failures >= PAIRING_FAILURES_PER_MINUTE) {
+    throw errors.rateLimited('too many failed pairing attempts on this server; try again in a minute', Number(current.retryAfter));
+  }
+}
+
+async function recordFailure(db: Queryable): Promise<void> {
+  await db.query(
+    `WITH old AS (DELETE FROM pairing_failures WHERE minute < now() - interval '1 hour')
+     INSERT INTO pairing_failures (minute, failures) VALUES (date_trunc('minute', now()), 1)
+     ON CONFLICT (minute) DO UPDATE SET failures = pairing_failures.failures + 1`,
+  );
+}

@@ -1,0 +1,69 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction, type DbClient } from '../db/pool.js';
+import { applyTransitions } from '../messages/transitions.js';
+import { removeFromDispatch } from '../messages/dispatch-queue.js';
+import { syncDeviceState } from './device-state.js';
+import { getDevice } from './device-view.js';
+import type { Device } from './schemas.js';
+
+export const DEFAULT_REVOKE_REASON = 'revoked by API';
+
+/** Published on ctx.keys.deviceChannel(): every API process closes that phone's socket. */
+export interface DeviceRevokedEvent {
+  type: 'revoked';
+  orgId: string;
+  deviceId: string;
+}
+
+/**
+ * Ends a phone's access at once. The token check reads `revoked_at` in Postgres, so the very
+ * next request is refused on every process; the socket is closed through the device channel.
+ * What the phone held can no longer be reported on: claimed and sending messages become
+ * `unknown` (the SMS may or may not have left), and messages pinned to it that no phone holds
+ * yet fail with `device_revoked` (no other phone may send them). Revoking twice changes
+ * nothing and returns the revoked device. Undefined: no such device in the organization.
+ */
+export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: string, reason = DEFAULT_REVOKE_REASON): Promise<Device | undefined> {
+  const outcome = await inTransaction(ctx.db, async (tx) => {
+    const { rowCount } = await tx.query(
+      `UPDATE devices SET revoked_at = now(), revoked_reason = $3, updated_at = now(), socket_connected = false,
+         socket_changed_at = CASE WHEN socket_connected THEN now() ELSE socket_changed_at END
+       WHERE id = $1 AND org_id = $2 AND revoked_at IS NULL`,
+      [deviceId, orgId, reason],
+    );
+    if (rowCount === 0) return undefined;
+    return settleMessages(tx, deviceId);
+  });
+  if (outcome) {
+    await syncDeviceState(ctx, deviceId);
+    await removeFromDispatch(ctx, orgId, outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })));
+    const event: DeviceRevokedEvent = { type: 'revoked', orgId, deviceId };
+    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify(event));
+    ctx.log.info({ deviceId, unknown: outcome.unknown, failed: outcome.failed.length }, 'device revoked');
+  }
+  return getDevice(ctx, orgId, deviceId);
+}
+
+async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown: number; failed: string[] }> {
+  const at = new Date();
+  const held = await tx.query(`SELECT id FROM messages WHERE device_id = $1 AND status IN ('claimed', 'sending')`, [deviceId]);
+  const unknown = await applyTransitions(
+    tx,
+    held.rows.map((r: { id: string }) => ({
+      id: r.id, to: 'unknown' as const, at, source: 'system' as const, code: 'device_revoked', from: ['claimed', 'sending'] as const, heldBy: deviceId,
+    })),
+  );
+  // accepted ones too: a send committed just before the revoke must not be queued for a dead phone.
+  const pinned = await tx.query(
+    `SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'queued'
+     UNION ALL SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'accepted'`,
+    [deviceId],
+  );
+  const failed = await applyTransitions(
+    tx,
+    pinned.rows.map((r: { id: string }) => ({
+      id: r.id, to: 'failed' as const, at, source: 'system' as const, code: 'device_revoked', from: ['accepted', 'queued'] as const,
+    })),
+  );
+  return { unknown: unknown.length, failed: failed.map((m) => m.id) };
+}

@@ -1,0 +1,59 @@
+import type { AppContext } from '../app/context.js';
+import { errors } from '../errors/errors.js';
+import { syncDeviceState } from './device-state.js';
+import { getDevice } from './device-view.js';
+import { assignments } from './device-store.js';
+import type { Device, UpdateDeviceBody } from './schemas.js';
+
+/** What PATCH may change, plus the pacing limits only the operator sets (CLI `device update`). */
+export type DeviceChanges = UpdateDeviceBody & {
+  /** Segments a minute per SIM; null: the configured default (HAFATRA_PACING_PER_MINUTE). */
+  pacingPerMinute?: number | null;
+  /** Segments a day per SIM (carrier limits); null: no cap. */
+  simDailyCap?: number | null;
+};
+
+const COLUMN_OF: Record<keyof DeviceChanges, string> = {
+  name: 'name',
+  draining: 'draining',
+  outboundEnabled: 'outbound_enabled',
+  defaultSimSubscriptionId: 'default_sim_subscription_id',
+  pacingPerMinute: 'pacing_per_minute',
+  simDailyCap: 'sim_daily_cap',
+};
+
+/**
+ * PATCH semantics: only the fields present change; `defaultSimSubscriptionId: null` clears the
+ * default. A default SIM must be a card the phone reports (a phone that reported none yet is
+ * given the benefit of the doubt, as a send naming a SIM is).
+ */
+export async function updateDevice(ctx: AppContext, orgId: string, deviceId: string, body: DeviceChanges): Promise<Device> {
+  const sim = body.defaultSimSubscriptionId;
+  if (sim !== undefined && sim !== null) await assertReportedSim(ctx, orgId, deviceId, sim);
+  const fields = (Object.keys(COLUMN_OF) as (keyof DeviceChanges)[]).filter((f) => body[f] !== undefined);
+  if (fields.length > 0) {
+    const set = assignments(fields.map((f) => [COLUMN_OF[f], body[f]]), 3);
+    const { rowCount } = await ctx.db.query(
+      `UPDATE devices SET ${set.sql}, updated_at = now() WHERE id = $1 AND org_id = $2`,
+      [deviceId, orgId, ...set.values],
+    );
+    if (rowCount === 0) throw errors.notFound('device');
+    await syncDeviceState(ctx, deviceId);
+  }
+  const device = await getDevice(ctx, orgId, deviceId);
+  if (!device) throw errors.notFound('device');
+  return device;
+}
+
+async function assertReportedSim(ctx: AppContext, orgId: string, deviceId: string, sim: number): Promise<void> {
+  const { rows } = await ctx.db.query(
+    `SELECT ARRAY(SELECT subscription_id FROM device_sims s WHERE s.device_id = d.id AND s.removed_at IS NULL ORDER BY 1) AS sims
+     FROM devices d WHERE d.id = $1 AND d.org_id = $2`,
+    [deviceId, orgId],
+  );
+  const found = rows[0] as { sims: number[] } | undefined;
+  if (!found) throw errors.notFound('device');
+  if (found.sims.length > 0 && !found.sims.includes(sim)) {
+    throw errors.invalid(`defaultSimSubscriptionId: the phone reports no SIM ${sim} (it reports ${found.sims.join(', ')})`);
+  }
+}
