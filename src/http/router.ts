@@ -98,7 +98,9 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
   const queryValidator = route.query ? compileValidator(route.query, { coerce: true }) : undefined;
   const takesBody = HAS_BODY.has(route.method);
 
-  const register = (app as unknown as Record<Method, Function>)[route.method].bind(app) as (pattern: string, h: (res: HttpResponse, req: HttpRequest) => void) => TemplatedApp;
+  // uWS names its DELETE handler `del`.
+  const uwsMethod = route.method === 'delete' ? 'del' : route.method;
+  const register = (app as unknown as Record<string, Function>)[uwsMethod]!.bind(app) as (pattern: string, h: (res: HttpResponse, req: HttpRequest) => void) => TemplatedApp;
   register(route.path, (res: HttpResponse, req: HttpRequest) => {
     const state: ResponseState = { aborted: false, done: false };
     res.onAborted(() => {
