@@ -1,6 +1,5 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { Value } from '@sinclair/typebox/value';
 import { DefaultErrorFunction, SetErrorFunction, type ValueError } from '@sinclair/typebox/errors';
 import { errors } from '../errors/errors.js';
 
@@ -38,12 +37,34 @@ export interface Validator<T extends TSchema> {
   check(value: unknown, root: string): Static<T>;
 }
 
+const NUMERIC: Record<string, RegExp> = { integer: /^-?\d{1,15}$/, number: /^-?\d{1,15}(\.\d{1,15})?$/ };
+
+/**
+ * Query strings are text; a property typed integer, number or boolean gets its value converted
+ * only when the text is exactly that (typebox's Value.Convert reads "1.5" and "1e2" as 1 and
+ * "0x10" as 16, which would answer a wrong page instead of a 400). Anything else stays a string
+ * and fails the check.
+ */
+function coerceQuery(schema: TSchema, value: unknown): unknown {
+  const properties = (schema as { properties?: Record<string, TSchema> }).properties;
+  if (!properties || typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [name, prop] of Object.entries(properties)) {
+    const raw = out[name];
+    if (typeof raw !== 'string') continue;
+    const type = (prop as { type?: unknown }).type;
+    if (typeof type === 'string' && NUMERIC[type]?.test(raw)) out[name] = Number(raw);
+    else if (type === 'boolean' && (raw === 'true' || raw === 'false')) out[name] = raw === 'true';
+  }
+  return out;
+}
+
 /** Compiles once at route registration; check() throws a 400 naming the first offending field. */
 export function compileValidator<T extends TSchema>(schema: T, opts: { coerce?: boolean } = {}): Validator<T> {
   const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
   return {
     check(value, root) {
-      const candidate = opts.coerce ? Value.Convert(schema, value) : value;
+      const candidate = opts.coerce ? coerceQuery(schema, value) : value;
       if (compiled.Check(candidate)) return candidate as Static<T>;
       const found = compiled.Errors(candidate).First();
       const first = found ? mostSpecific(found) : undefined;
