@@ -84,7 +84,9 @@ async function recordChanges(tx: Queryable, changed: Changed[], byId: Map<string
     tx,
     changed.map((m) => {
       const t = byId.get(m.id)!;
-      return { messageId: m.id, fromStatus: m.fromStatus, toStatus: m.status, source: t.source, code: t.code ?? null, deviceId: t.deviceId ?? m.deviceId, at: t.at };
+      // `accepted` is the outbox, not a state a client saw: the timeline starts at (none) → queued.
+      const fromStatus = m.fromStatus === 'accepted' ? null : m.fromStatus;
+      return { messageId: m.id, fromStatus, toStatus: m.status, source: t.source, code: t.code ?? null, deviceId: t.deviceId ?? m.deviceId, at: t.at };
     }),
   );
   const byOrg = new Map<string, Changed[]>();
