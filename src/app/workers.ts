@@ -1,6 +1,8 @@
 import type { AppContext } from './context.js';
 import { every } from './periodic.js';
 import { reconcileAccepted, rebuildQueuesIfLost } from '../messages/reconciler.js';
+import { startWebhookWorkers } from '../webhooks/workers.js';
+import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 
 export interface Workers {
@@ -19,12 +21,14 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
+  stoppers.push((await startWebhookWorkers(ctx)).close);
   const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {
     await expireQueued(ctx);
     await markSilentUnknown(ctx);
     await recoverInterruptedClaims(ctx);
   });
   stoppers.push(() => lifecycleSweeps.stop());
+  stoppers.push(startReceivedSmsWork(ctx));
   return {
     async close() {
       await Promise.allSettled(stoppers.map((s) => s()));

@@ -29,7 +29,7 @@ export interface AiOutcome {
 }
 
 /** Runs the reader once; any error (network, HTTP, malformed answer) ends as `failed`, never throws. */
-export async function runAiReader(reader: AiReader, reading: MobileMoneyReading, body: string): Promise<AiOutcome> {
+export async function runAiReader(reader: AiReader, reading: Pick<MobileMoneyReading, 'provider'>, body: string): Promise<AiOutcome> {
   const base = { provider: reader.provider, model: reader.model };
   try {
     const fields = await reader.read({ provider: reading.provider, body });

@@ -1,0 +1,33 @@
+import type { IncomingSms } from './schemas.js';
+
+/** A phone clock this far ahead of the server's is not believed (protocol: clock_skew). */
+const MAX_AHEAD_MS = 5 * 60_000;
+
+export interface ClockSkewWarning {
+  code: 'clock_skew';
+  message: string;
+}
+
+/** A received SMS with the time the server will store for it. */
+export interface PreparedSms {
+  sms: IncomingSms;
+  receivedAt: Date;
+  warning?: ClockSkewWarning;
+}
+
+/**
+ * A receivedAt in the past is normal (a phone keeps SMS while inbound is locked and sends them
+ * later); one in the future can only be a wrong clock, so the server's own time is used.
+ */
+export function prepareSms(sms: IncomingSms, now: Date): PreparedSms {
+  const at = new Date(sms.receivedAt);
+  if (Number.isNaN(at.getTime())) return { sms, receivedAt: now };
+  if (at.getTime() - now.getTime() > MAX_AHEAD_MS) {
+    return {
+      sms,
+      receivedAt: now,
+      warning: { code: 'clock_skew', message: `receivedAt ${sms.receivedAt} is ahead of the server clock; the server time was used` },
+    };
+  }
+  return { sms, receivedAt: at };
+}

@@ -1,0 +1,36 @@
+import type { AppContext } from '../app/context.js';
+import { apiRoute, deviceRoute, type AnyRoute } from '../http/router.js';
+import { errors } from '../errors/errors.js';
+import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { IncomingBatchBody, IncomingBatchResultSchema, IncomingMessageSchema, IncomingPageSchema, ListIncomingQuery } from './schemas.js';
+import { selectIncoming, selectIncomingPage, toIncomingMessage } from './incoming-row.js';
+import { recordIncomingMany } from './record-incoming.js';
+
+export function incomingRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    apiRoute({
+      method: 'get', path: '/v1/incoming', auth: { scope: 'incoming:read' }, query: ListIncomingQuery,
+      summary: 'List received SMS, newest first', responses: { 200: IncomingPageSchema },
+      handler: async (req) => {
+        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
+        const rows = await selectIncomingPage(ctx.db, { orgId: req.principal.orgId, deviceId: req.query.deviceId, before: decodeCursor(req.query.before), limit });
+        const { items, nextCursor } = page(rows, limit);
+        return { status: 200, body: { messages: items.map(toIncomingMessage), nextCursor } };
+      },
+    }),
+    apiRoute({
+      method: 'get', path: '/v1/incoming/:incomingId', auth: { scope: 'incoming:read' },
+      summary: 'A received SMS', responses: { 200: IncomingMessageSchema },
+      handler: async (req) => {
+        const row = await selectIncoming(ctx.db, req.principal.orgId, req.params.incomingId!);
+        if (!row) throw errors.notFound('incoming message');
+        return { status: 200, body: toIncomingMessage(row) };
+      },
+    }),
+    deviceRoute({
+      method: 'post', path: '/device/v1/incoming', auth: { device: true }, body: IncomingBatchBody,
+      summary: 'A phone reports received SMS (deduplicated by clientId; parts are joined)', responses: { 200: IncomingBatchResultSchema },
+      handler: async (req) => ({ status: 200, body: { results: await recordIncomingMany(ctx, req.principal, req.body.messages) } }),
+    }),
+  ];
+}

@@ -1,0 +1,67 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, NullableDateTime, PathId } from '../http/schema-kit.js';
+import { PageQuery } from '../http/pagination.js';
+
+const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$';
+
+/** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
+export const IncomingSmsBody = Type.Object(
+  {
+    clientId: Type.String({ minLength: 1, maxLength: 128, errorMessage: "must be the phone's own id of the SMS (1 to 128 characters)" }),
+    from: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be the raw originating address (1 to 64 characters)' }),
+    body: Type.String({ maxLength: 10_000, errorMessage: 'must be a string of at most 10000 characters' }),
+    receivedAt: Type.String({ pattern: ISO_DATE_TIME, errorMessage: 'must be an ISO 8601 date-time with a time zone, e.g. 2025-01-06T16:15:00Z' }),
+    simSubscriptionId: Type.Optional(Type.Integer({ minimum: 0, errorMessage: 'must be an integer >= 0' })),
+    part: Type.Optional(
+      Type.Object(
+        {
+          ref: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 0 })], {
+            errorMessage: 'must be the concatenation reference (string or integer)',
+          }),
+          index: Type.Integer({ minimum: 1, maximum: 10, errorMessage: 'must be an integer from 1 to count' }),
+          count: Type.Integer({ minimum: 2, maximum: 10, errorMessage: 'must be an integer from 2 to 10' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type IncomingSms = Static<typeof IncomingSmsBody>;
+
+export const IncomingBatchBody = Type.Object(
+  { messages: Type.Array(IncomingSmsBody, { minItems: 1, maxItems: 100, errorMessage: 'must be an array of 1 to 100 received SMS' }) },
+  { additionalProperties: false },
+);
+
+const Warning = Type.Object({ code: Type.Literal('clock_skew'), message: Type.String() });
+
+export const IncomingResultSchema = Type.Union([
+  Type.Object({
+    clientId: Type.String(),
+    incomingId: Nullable(Type.String()),
+    pending: Type.Optional(Type.Literal(true)),
+    warning: Type.Optional(Warning),
+  }),
+  Type.Object({ clientId: Type.String(), error: Type.Object({ code: Type.String(), message: Type.String() }) }),
+]);
+export const IncomingBatchResultSchema = Type.Object({ results: Type.Array(IncomingResultSchema) });
+
+export const MobileMoneyLinkSchema = Type.Object({ id: Type.String(), provider: Type.String(), classification: Type.String() });
+
+export const IncomingMessageSchema = Type.Object({
+  id: Type.String(),
+  deviceId: Type.String(),
+  from: Type.String(),
+  body: Nullable(Type.String()),
+  simSubscriptionId: Nullable(Type.Integer()),
+  receivedAt: DateTime,
+  createdAt: DateTime,
+  retentionExpiresAt: DateTime,
+  bodyPurgedAt: NullableDateTime,
+  mobileMoney: Nullable(MobileMoneyLinkSchema),
+});
+export type IncomingMessage = Static<typeof IncomingMessageSchema>;
+
+export const ListIncomingQuery = Type.Object({ deviceId: Type.Optional(PathId), ...PageQuery });
+export const IncomingPageSchema = Type.Object({ messages: Type.Array(IncomingMessageSchema), nextCursor: Nullable(Type.String()) });
