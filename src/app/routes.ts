@@ -3,6 +3,7 @@ import type { AnyRoute } from '../http/router.js';
 import { messageRoutes } from '../messages/routes.js';
 import { openApiRoute } from '../http/openapi.js';
 import { webhookRoutes } from '../webhooks/routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 import { dispatchRoutes } from '../dispatch/routes.js';
 import { deviceRoutes } from '../devices/routes.js';
 import { incomingRoutes } from '../incoming/routes.js';
@@ -10,6 +11,6 @@ import { mobileMoneyRoutes } from '../mobile-money/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
-  const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx), ...incomingRoutes(ctx), ...mobileMoneyRoutes(ctx)];
+  const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx), ...incomingRoutes(ctx), ...mobileMoneyRoutes(ctx), ...webhookRoutes(ctx)];
   return [...routes, openApiRoute(routes)];
 }

@@ -1,0 +1,93 @@
+import type { AppContext } from '../app/context.js';
+import { apiRoute, type AnyRoute } from '../http/router.js';
+import { errors } from '../errors/errors.js';
+import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { EVENT_TYPES } from '../events/record-events.js';
+import { checkWebhookUrl } from './delivery/safe-url.js';
+import { newWebhookSecret } from './delivery/signature.js';
+import { toEndpoint } from './endpoint-row.js';
+import { toDelivery, selectDeliveryPage } from './delivery-row.js';
+import { deleteEndpoint, insertEndpoint, rotateEndpointSecret, selectEndpoint, selectEndpoints, updateEndpoint } from './endpoint-store.js';
+import {
+  CreateWebhookEndpointBody, DeliveryPageQuery, DeliveryPageSchema, EndpointListSchema, EndpointWithSecretSchema,
+  UpdateWebhookEndpointBody, WebhookEndpointSchema,
+} from './schemas.js';
+
+/** A URL that is not public HTTPS is a 400 naming the reason (the spec's invalid_request). */
+async function assertDeliverableUrl(ctx: AppContext, url: string): Promise<void> {
+  const check = await checkWebhookUrl(url, { allowHosts: ctx.config.webhookAllowHosts });
+  if (!check.ok) throw errors.invalid(`url: ${check.reason}`);
+}
+
+const found = <T>(row: T | null): T => {
+  if (!row) throw errors.notFound('webhook endpoint');
+  return row;
+};
+
+export function webhookRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    apiRoute({
+      method: 'get', path: '/v1/webhooks', auth: { scope: 'webhooks:read' },
+      summary: 'List webhook endpoints and the subscribable event types', responses: { 200: EndpointListSchema },
+      handler: async (req) => ({
+        status: 200,
+        body: { endpoints: (await selectEndpoints(ctx.db, req.principal.orgId)).map(toEndpoint), eventTypes: [...EVENT_TYPES] },
+      }),
+    }),
+    apiRoute({
+      method: 'post', path: '/v1/webhooks', auth: { scope: 'webhooks:write' }, body: CreateWebhookEndpointBody,
+      summary: 'Register a webhook endpoint; its signing secret is returned only here', responses: { 201: EndpointWithSecretSchema },
+      handler: async (req) => {
+        await assertDeliverableUrl(ctx, req.body.url);
+        const secret = newWebhookSecret();
+        const row = await insertEndpoint(ctx.db, req.principal.orgId, {
+          url: req.body.url, description: req.body.description ?? null, eventTypes: req.body.eventTypes, secret,
+        });
+        return { status: 201, body: { endpoint: toEndpoint(row), secret } };
+      },
+    }),
+    apiRoute({
+      method: 'get', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:read' },
+      summary: 'A webhook endpoint', responses: { 200: WebhookEndpointSchema },
+      handler: async (req) => ({ status: 200, body: toEndpoint(found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!))) }),
+    }),
+    apiRoute({
+      method: 'patch', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:write' }, body: UpdateWebhookEndpointBody,
+      summary: 'Change url, description, eventTypes or enabled (re-enabling resets consecutiveFailures)', responses: { 200: WebhookEndpointSchema },
+      handler: async (req) => {
+        found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
+        if (req.body.url !== undefined) await assertDeliverableUrl(ctx, req.body.url);
+        const row = found(await updateEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!, req.body));
+        return { status: 200, body: toEndpoint(row) };
+      },
+    }),
+    apiRoute({
+      method: 'delete', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:write' },
+      summary: 'Delete a webhook endpoint with its delivery history; its pending deliveries stop', responses: { 204: null },
+      handler: async (req) => {
+        if (!(await deleteEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!))) throw errors.notFound('webhook endpoint');
+        return { status: 204 };
+      },
+    }),
+    apiRoute({
+      method: 'get', path: '/v1/webhooks/:endpointId/deliveries', auth: { scope: 'webhooks:read' }, query: DeliveryPageQuery,
+      summary: 'The delivery log of an endpoint, newest first', responses: { 200: DeliveryPageSchema },
+      handler: async (req) => {
+        const endpoint = found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
+        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
+        const rows = await selectDeliveryPage(ctx.db, endpoint.id, decodeCursor(req.query.before), limit);
+        const { items, nextCursor } = page(rows, limit);
+        return { status: 200, body: { deliveries: items.map(toDelivery), nextCursor } };
+      },
+    }),
+    apiRoute({
+      method: 'post', path: '/v1/webhooks/:endpointId/rotate-secret', auth: { scope: 'webhooks:write' },
+      summary: 'Replace the signing secret; the previous one keeps signing for 24 hours', responses: { 200: EndpointWithSecretSchema },
+      handler: async (req) => {
+        const secret = newWebhookSecret();
+        const row = found(await rotateEndpointSecret(ctx.db, req.principal.orgId, req.params.endpointId!, secret));
+        return { status: 200, body: { endpoint: toEndpoint(row), secret } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,92 @@
+import type { DbClient } from '../../db/pool.js';
+import type { AttemptOutcome } from './schedule.js';
+import { stopPendingDeliveries } from '../stop-deliveries.js';
+
+export interface AttemptRecord extends AttemptOutcome {
+  deliveryId: string;
+  endpointId: string;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+interface EndpointTally {
+  /** A success in this batch: the count restarts from the failures after it. */
+  reset: boolean;
+  failures: number;
+  firstFailureAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+}
+
+/** Folds a batch of attempts into one change per endpoint, in the order they happened. */
+export function tallyByEndpoint(records: AttemptRecord[]): Map<string, EndpointTally> {
+  const tallies = new Map<string, EndpointTally>();
+  for (const r of [...records].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime())) {
+    const t = tallies.get(r.endpointId) ?? { reset: false, failures: 0, firstFailureAt: null, lastSuccessAt: null, lastFailureAt: null };
+    if (r.ok) Object.assign(t, { reset: true, failures: 0, firstFailureAt: null, lastSuccessAt: r.finishedAt });
+    else Object.assign(t, { failures: t.failures + 1, firstFailureAt: t.firstFailureAt ?? r.startedAt, lastFailureAt: r.finishedAt });
+    tallies.set(r.endpointId, t);
+  }
+  return tallies;
+}
+
+async function updateEndpointCounters(tx: DbClient, tallies: Map<string, EndpointTally>): Promise<void> {
+  const list = [...tallies];
+  await tx.query(
+    `UPDATE webhook_endpoints w SET
+       consecutive_failures = CASE WHEN u.reset THEN u.failures ELSE w.consecutive_failures + u.failures END,
+       failing_since = CASE WHEN u.reset THEN u.first_failure ELSE COALESCE(w.failing_since, u.first_failure) END,
+       last_success_at = COALESCE(u.last_success, w.last_success_at),
+       last_failure_at = COALESCE(u.last_failure, w.last_failure_at)
+     FROM unnest($1::text[], $2::boolean[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
+       AS u(id, reset, failures, first_failure, last_success, last_failure)
+     WHERE w.id = u.id`,
+    [list.map(([id]) => id), list.map(([, t]) => t.reset), list.map(([, t]) => t.failures),
+      list.map(([, t]) => t.firstFailureAt), list.map(([, t]) => t.lastSuccessAt), list.map(([, t]) => t.lastFailureAt)],
+  );
+}
+
+/** Endpoints failing without a success for disableAfterSeconds are disabled (reason "failing"). */
+async function disableFailingEndpoints(tx: DbClient, endpointIds: string[], disableAfterSeconds: number, now: Date): Promise<Set<string>> {
+  const { rows } = await tx.query(
+    `UPDATE webhook_endpoints SET enabled = false, disabled_at = $3, disabled_reason = 'failing', updated_at = $3
+     WHERE id = ANY($1::text[]) AND enabled AND failing_since IS NOT NULL AND failing_since <= $3::timestamptz - $2 * interval '1 second'
+     RETURNING id`,
+    [endpointIds, disableAfterSeconds, now],
+  );
+  return new Set(rows.map((r) => r.id as string));
+}
+
+async function updateDeliveries(tx: DbClient, records: AttemptRecord[]): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_deliveries d SET status = u.status, attempts = d.attempts + 1, last_status_code = u.code,
+       last_error = u.error, last_attempt_at = u.started, next_attempt_at = u.next,
+       delivered_at = CASE WHEN u.status = 'delivered' THEN u.finished ELSE NULL END
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[])
+       AS u(id, status, code, error, started, next, finished)
+     WHERE d.id = u.id AND d.status IN ('pending', 'retrying')`,
+    [records.map((r) => r.deliveryId), records.map((r) => r.status), records.map((r) => r.statusCode), records.map((r) => r.error),
+      records.map((r) => r.startedAt), records.map((r) => r.nextAttemptAt), records.map((r) => r.finishedAt)],
+  );
+}
+
+/**
+ * Writes a batch of attempt results in one transaction: endpoint counters, auto-disabling, the
+ * deliveries, and the end of the pending deliveries of endpoints just disabled. Returns the
+ * final outcome of each attempt (a retry of an endpoint disabled here becomes dead).
+ */
+export async function recordAttempts(tx: DbClient, records: AttemptRecord[], disableAfterSeconds: number): Promise<AttemptOutcome[]> {
+  const tallies = tallyByEndpoint(records);
+  // Row locks in id order: two writers (processes) touching the same endpoints cannot deadlock.
+  await tx.query('SELECT 1 FROM webhook_endpoints WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [[...tallies.keys()]]);
+  await updateEndpointCounters(tx, tallies);
+  const failing = [...tallies].filter(([, t]) => t.failures > 0).map(([id]) => id);
+  const disabled = await disableFailingEndpoints(tx, failing, disableAfterSeconds, new Date());
+  const final = records.map((r) => (disabled.has(r.endpointId) && r.status === 'retrying' ? { ...r, status: 'dead' as const, nextAttemptAt: null } : r));
+  await updateDeliveries(tx, final);
+  await stopPendingDeliveries(tx, [...disabled], 'endpoint disabled');
+  return final.map((r) => ({ status: r.status, nextAttemptAt: r.nextAttemptAt }));
+}

@@ -1,0 +1,80 @@
+import { DelayedError, Worker } from 'bullmq';
+import type { AppContext } from '../app/context.js';
+import { every } from '../app/periodic.js';
+import { inTransaction } from '../db/pool.js';
+import { closeWebhookAgents } from './delivery/agent-pool.js';
+import { bullConnection, DELIVERY_QUEUE, openDeliveryQueue, type DeliveryJobData } from './queue.js';
+import { relayAll } from './relay.js';
+import { requeueLostDeliveries } from './recovery.js';
+import { batched } from './worker/batcher.js';
+import { loadDeliveries } from './worker/load-deliveries.js';
+import { recordAttempts } from './worker/record-attempts.js';
+import { endpointSlots } from './worker/endpoint-slots.js';
+import { deliverer } from './worker/deliver.js';
+
+export const DEFAULT_DELIVERY_CONCURRENCY = 500;
+export const DEFAULT_PER_ENDPOINT_CONCURRENCY = 50;
+const RELAY_INTERVAL_MS = 200;
+
+export interface WebhookWorkerOptions {
+  /** Deliveries in flight in this process. */
+  concurrency?: number;
+  /** Deliveries in flight per endpoint, across all processes. */
+  perEndpointConcurrency?: number;
+  /** Extra trusted CA certificates (PEM) for receivers: tests give their local receiver's. */
+  ca?: string | string[];
+}
+
+export interface WebhookWorkers {
+  close(): Promise<void>;
+  /** Runs the outbox relay now (tests; it also runs every 200 ms). */
+  relayNow(): Promise<void>;
+  /** Runs the recovery pass now (tests; it also runs every reconcileIntervalMs). */
+  recoverNow(): Promise<void>;
+}
+
+/**
+ * The webhook side of a worker process: the outbox relay (events → deliveries → BullMQ), the
+ * BullMQ delivery worker, and the recovery pass that queues again what Redis lost.
+ */
+export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOptions = {}): Promise<WebhookWorkers> {
+  const queueConnection = bullConnection(ctx, 'hafatra-webhook-queue');
+  const queue = openDeliveryQueue(ctx, queueConnection);
+  const deliver = deliverer({
+    ctx,
+    ca: opts.ca,
+    slots: endpointSlots(queueConnection, ctx.config.redisPrefix, opts.perEndpointConcurrency ?? DEFAULT_PER_ENDPOINT_CONCURRENCY, ctx.config.webhookTimeoutMs + 5000),
+    load: batched((ids: string[]) => loadDeliveries(ctx.db, ids), { maxItems: 500, maxConcurrent: 4 }),
+    record: batched(
+      (records) => inTransaction(ctx.db, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
+      { maxItems: 500, maxConcurrent: 1 },
+    ),
+  });
+  const workerConnection = bullConnection(ctx, 'hafatra-webhook-worker');
+  const worker = new Worker<DeliveryJobData>(
+    DELIVERY_QUEUE,
+    async (job, token) => {
+      const next = await deliver(job.data.deliveryId);
+      if (next.kind === 'done') return;
+      await job.moveToDelayed(next.at, token);
+      throw new DelayedError();
+    },
+    { connection: workerConnection, prefix: ctx.config.redisPrefix, concurrency: opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY },
+  );
+  worker.on('error', (err) => ctx.log.error({ err }, 'webhook worker error'));
+  worker.on('failed', (job, err) => ctx.log.error({ err, deliveryId: job?.data.deliveryId }, 'webhook delivery job failed'));
+  const relay = every(RELAY_INTERVAL_MS, 'webhook-relay', ctx.log, () => relayAll(ctx, queue));
+  const recovery = every(ctx.config.reconcileIntervalMs, 'webhook-recovery', ctx.log, () => requeueLostDeliveries(ctx, queue, queueConnection));
+  await recovery.runNow();
+  return {
+    relayNow: relay.runNow,
+    recoverNow: recovery.runNow,
+    async close() {
+      await Promise.allSettled([relay.stop(), recovery.stop()]);
+      await worker.close();
+      await queue.close();
+      await Promise.allSettled([workerConnection.quit(), queueConnection.quit()]);
+      closeWebhookAgents();
+    },
+  };
+}
