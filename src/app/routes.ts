@@ -3,7 +3,6 @@ import type { AnyRoute } from '../http/router.js';
 import { messageRoutes } from '../messages/routes.js';
 import { openApiRoute } from '../http/openapi.js';
 import { webhookRoutes } from '../webhooks/routes.js';
-import { webhookRoutes } from '../webhooks/routes.js';
 import { dispatchRoutes } from '../dispatch/routes.js';
 import { deviceRoutes } from '../devices/routes.js';
 import { incomingRoutes } from '../incoming/routes.js';

@@ -2,7 +2,6 @@ import type { AppContext } from './context.js';
 import { every } from './periodic.js';
 import { reconcileAccepted, rebuildQueuesIfLost } from '../messages/reconciler.js';
 import { startWebhookWorkers } from '../webhooks/workers.js';
-import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 
@@ -22,7 +21,6 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
-  stoppers.push((await startWebhookWorkers(ctx)).close);
   stoppers.push((await startWebhookWorkers(ctx)).close);
   const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {
     await expireQueued(ctx);
