@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { TestApp } from '../support/harness.js';
+import { expectError } from '../api/expect-error.js';
+import { createPairingCode, PAIRING_FAILURES_PER_MINUTE } from '../../src/devices/pairing.js';
+import { heartbeat, startDevicesApp } from './support.js';
+
+let app: TestApp;
+let orgId: string;
+let key: string;
+
+beforeAll(async () => {
+  app = await startDevicesApp();
+  ({ org: { id: orgId }, key } = await app.createOrg());
+});
+afterAll(async () => {
+  await app.ctx.db.query('DELETE FROM pairing_failures');
+  await app.close();
+});
+
+const pair = (body: unknown) => app.request('POST', '/device/v1/pair', { body });
+
+describe('pairing codes', () => {
+  it('are 8 unambiguous characters shown as XXXX-XXXX, valid for 10 minutes, stored only hashed', async () => {
+    const { code, expiresAt } = await createPairingCode(app.ctx, orgId);
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(expiresAt.getTime() - Date.now()).toBeGreaterThan(595_000);
+    expect(expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(600_000);
+    const stored = await app.ctx.db.query('SELECT code_hash FROM pairing_codes WHERE org_id = $1', [orgId]);
+    const hex = stored.rows.map((r) => (r.code_hash as Buffer).toString('hex'));
+    expect(hex).toContain(createHash('sha256').update(code.replace('-', '')).digest('hex'));
+    expect(JSON.stringify(stored.rows)).not.toContain(code.replace('-', ''));
+  });
+
+  it('exchange for a device id and an hfd_ token that works, stored as SHA-256', async () => {
+    const { code } = await createPairingCode(app.ctx, orgId);
+    const res = await pair({ code, name: 'Shop', model: 'SM-A125F', appVersion: '0.9.1' });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['deviceId', 'token']);
+    expect(res.body.deviceId).toMatch(/^dev_/);
+    expect(res.body.token).toMatch(/^hfd_[A-Za-z0-9_-]{43}$/);
+    const row = (await app.ctx.db.query('SELECT token_hash, org_id FROM devices WHERE id = $1', [res.body.deviceId])).rows[0];
+    expect(row.org_id).toBe(orgId);
+    expect((row.token_hash as Buffer).toString('hex')).toBe(createHash('sha256').update(res.body.token).digest('hex'));
+    expect((await heartbeat(app, res.body.token, {})).status).toBe(200);
+    const device = (await app.request('GET', `/v1/devices/${res.body.deviceId}`, { key })).body;
+    expect(device).toMatchObject({ name: 'Shop', model: 'SM-A125F', appVersion: '0.9.1' });
+  });
+
+  it('work once: a second use is 401 and makes no second device', async () => {
+    const { code } = await createPairingCode(app.ctx, orgId);
+    const before = (await app.request('GET', '/v1/devices', { key })).body.devices.length;
+    expect((await pair({ code })).status).toBe(200);
+    expectError(await pair({ code }), 401, 'unauthorized', /pairing code/);
+    expect((await app.request('GET', '/v1/devices', { key })).body.devices.length).toBe(before + 1);
+  });
+
+  it('work once even when two phones race with the same code', async () => {
+    const { code } = await createPairingCode(app.ctx, orgId);
+    const results = await Promise.all(Array.from({ length: 8 }, () => pair({ code })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401, 401, 401]);
+  });
+
+  it('stop working after 10 minutes', async () => {
+    const { code } = await createPairingCode(app.ctx, orgId);
+    await app.ctx.db.query(`UPDATE pairing_codes SET expires_at = now() - interval '1 second' WHERE org_id = $1 AND used_at IS NULL`, [orgId]);
+    expectError(await pair({ code }), 401, 'unauthorized');
+  });
+
+  it('may be typed in lower case, without the dash, with spaces', async () => {
+    const { code } = await createPairingCode(app.ctx, orgId);
+    const typed = ` ${code.slice(0, 4).toLowerCase()} ${code.slice(5).toLowerCase()} `;
+    expect((await pair({ code: typed })).status).toBe(200);
+  });
+
+  it("name the phone with the operator's --name first, else the phone's name, else its model", async () => {
+    const named = async (codeName: string | undefined, body: object) => {
+      const { code } = await createPairingCode(app.ctx, orgId, codeName);
+      const { deviceId } = (await pair({ code, ...body })).body;
+      return (await app.request('GET', `/v1/devices/${deviceId}`, { key })).body.name;
+    };
+    expect(await named('Front desk', { name: 'My phone', model: 'Pixel' })).toBe('Front desk');
+    expect(await named(undefined, { name: 'My phone', model: 'Pixel' })).toBe('My phone');
+    expect(await named(undefined, { model: 'Pixel' })).toBe('Pixel');
+    expect(await named(undefined, {})).toBe('Android phone');
+  });
+
+  it('refuse a malformed body with 400 and a non-JSON one with 415', async () => {
+    expectError(await pair({}), 400, 'invalid_request', /^code/);
+    expectError(await pair({ code: 'ABCD-EFGH', name: '' }), 400, 'invalid_request', /^name/);
+    expectError(await app.request('POST', '/device/v1/pair', { rawBody: 'code=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+  });
+
+  it(`answer 429 after ${PAIRING_FAILURES_PER_MINUTE} failed attempts in a minute, even for a good code`, async () => {
+    await app.ctx.db.query('DELETE FROM pairing_failures');
+    const { code } = await createPairingCode(app.ctx, orgId);
+    for (let i = 0; i < PAIRING_FAILURES_PER_MINUTE; i++) expect((await pair({ code: `WRNG-${String(i).padStart(4, '0')}` })).status).toBe(401);
+    const res = await pair({ code });
+    expectError(res, 429, 'rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    await app.ctx.db.query('DELETE FROM pairing_failures');
+    expect((await pair({ code })).status).toBe(200);
+  });
+});
