@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { startTestApp, uniqueName, type TestApp } from '../support/harness.js';
+import { insertTestDevice } from '../support/devices.js';
+import { main } from '../../src/cli/main.js';
+
+const prefix = `cli${randomBytes(4).toString('hex')}`;
+const env = () => ({ DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
+type Run = { code: number; stdout: string; stderr: string };
+
+/** `npx tsx src/cli/entry.ts …`: the real command in its own process (about a second each). */
+function spawnHafatra(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { env: { ...process.env, ...env() }, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+  });
+}
+
+/** The same entry point in this process, its output captured: what most tests use, to stay fast. */
+async function hafatra(...args: string[]): Promise<Run> {
+  const saved = { ...process.env };
+  const out = { stdout: '', stderr: '' };
+  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
+  Object.assign(process.env, env());
+  process.stdout.write = ((chunk: string) => ((out.stdout += chunk), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => ((out.stderr += chunk), true)) as typeof process.stderr.write;
+  try {
+    return { code: await main(args), ...out };
+  } finally {
+    process.stdout.write = write.stdout;
+    process.stderr.write = write.stderr;
+    process.env = saved;
+  }
+}
+
+async function json(...args: string[]): Promise<any> {
+  const res = await hafatra(...args, '--json');
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout);
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ redisPrefix: prefix });
+});
+afterAll(() => app.close());
+
+describe('the hafatra process', () => {
+  it('prints JSON and exits 0', async () => {
+    const res = await spawnHafatra('org', 'create', '--name', uniqueName('proc'), '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).id).toMatch(/^org_/);
+  });
+
+  it('exits 2 on a bad argument, with the message and the usage on stderr', async () => {
+    const res = await spawnHafatra('org', 'create', '--daily-limit', 'lots', '--name', 'x');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--daily-limit must be an integer/);
+    expect(res.stderr).toMatch(/usage: hafatra org create/);
+    expect(res.stdout).toBe('');
+  });
+});
+
+describe('hafatra org', () => {
+  it('creates, lists and updates an organization (--json)', async () => {
+    const name = uniqueName('cli');
+    const created = await json('org', 'create', '--name', name, '--country', 'fr', '--daily-limit', '250', '--retention-days', '7');
+    expect(created).toMatchObject({ name, defaultCountry: 'FR', dailyLimit: 250, retentionDays: 7, aiConsent: false });
+    expect(created.id).toMatch(/^org_/);
+
+    const listed = await json('org', 'list');
+    expect(listed.find((o: any) => o.id === created.id)).toMatchObject({ name, dailyLimit: 250 });
+
+    const updated = await json('org', 'update', name, '--daily-limit', '100000', '--country', 'MG');
+    expect(updated).toMatchObject({ id: created.id, dailyLimit: 100000, defaultCountry: 'MG', retentionDays: 7 });
+  });
+
+  it('prints a readable table without --json', async () => {
+    const res = await hafatra('org', 'list');
+    expect(res.code).toBe(0);
+    expect(res.stdout.split('\n')[0]).toMatch(/^id\s+name\s+defaultCountry\s+dailyLimit/);
+  });
+
+  it.each([
+    [['org', 'create'], /--name is required/],
+    [['org', 'create', '--name', 'x', '--daily-limit', '0'], /--daily-limit must be an integer from 1 to 100000/],
+    [['org', 'create', '--name', 'x', '--daily-limit', '100001'], /--daily-limit/],
+    [['org', 'create', '--name', 'x', '--country', 'MDG'], /--country/],
+    [['org', 'create', '--name', 'x', '--bogus'], /bogus/],
+    [['org', 'update'], /name the organization/],
+    [['org', 'update', 'no-such-org-here'], /no organization/],
+    [['key', 'create', '--scopes', 'messages:write'], /--scopes/],
+    [['key', 'create', '--expires', 'tomorrow'], /--expires/],
+    [['key', 'rotate'], /key id/],
+    [['key', 'revoke', 'key_doesnotexist'], /no key/],
+    [['frobnicate'], /Usage:/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const res = await hafatra(...args);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+  });
+
+  it('refuses a duplicate organization name', async () => {
+    const name = uniqueName('dup');
+    await json('org', 'create', '--name', name);
+    const res = await hafatra('org', 'create', '--name', name);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/already exists/);
+  });
+});
+
+describe('hafatra key', () => {
+  it('creates a scoped key that works on the API, rotates it and revokes it, each effective at once', async () => {
+    const name = uniqueName('keys');
+    const org = await json('org', 'create', '--name', name);
+    await insertTestDevice(app.ctx, org.id);
+
+    const created = await json('key', 'create', '--org', name, '--scopes', 'messages:read,messages:send', '--expires', '30d');
+    expect(created.key).toMatch(/^hfk_/);
+    expect(created.scopes).toEqual(['messages:read', 'messages:send']);
+    expect(Date.parse(created.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    expect((await app.request('GET', '/v1/messages', { key: created.key })).status).toBe(200);
+    expect((await app.request('GET', '/v1/devices', { key: created.key })).status).toBe(403);
+
+    const listed = await json('key', 'list', '--org', name);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: created.id, revokedAt: null });
+    expect(JSON.stringify(listed)).not.toContain(created.key); // only a hint is kept
+
+    const rotated = await json('key', 'rotate', created.id);
+    expect(rotated).toMatchObject({ replaces: created.id, scopes: created.scopes });
+    expect((await app.request('GET', '/v1/messages', { key: created.key })).status).toBe(401);
+    expect((await app.request('GET', '/v1/messages', { key: rotated.key })).status).toBe(200);
+
+    const revoked = await json('key', 'revoke', rotated.id);
+    expect(revoked.revokedAt).not.toBeNull();
+    expect((await app.request('GET', '/v1/messages', { key: rotated.key })).status).toBe(401);
+    expect((await hafatra('key', 'rotate', rotated.id)).code).toBe(2);
+  });
+});
+
+describe('hafatra config', () => {
+  it('lists every setting with its default', async () => {
+    const rows = await json('config');
+    expect(rows.map((r: any) => r.name)).toContain('DATABASE_URL');
+    expect(rows.find((r: any) => r.name === 'PORT')).toMatchObject({ default: '3000' });
+    expect(rows.find((r: any) => r.name === 'DATABASE_URL').current).toBe('(set)'); // never printed
+  });
+});
