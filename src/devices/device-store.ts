@@ -101,3 +101,9 @@ export function assignments(changes: [column: string, value: unknown][], firstPa
     values: changes.map(([, value]) => value),
   };
 }
+
+/** The organization a device belongs to (CLI commands name a device by id alone). */
+export async function findDeviceOrg(db: Queryable, deviceId: string): Promise<string | undefined> {
+  const { rows } = await db.query('SELECT org_id AS "orgId" FROM devices WHERE id = $1', [deviceId]);
+  return (rows[0] as { orgId: string } | undefined)?.orgId;
+}

@@ -3,6 +3,7 @@ import { processCommands } from './processes.js';
 import { orgCommands } from './org.js';
 import { keyCommands } from './key.js';
 import { webhookCommands } from './webhook.js';
+import { deviceCommands } from './device.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
-export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands];
+export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands];
