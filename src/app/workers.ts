@@ -1,6 +1,6 @@
 import type { AppContext } from './context.js';
 import { every } from './periodic.js';
-import { reconcileAccepted, rebuildQueuesIfLost } from '../messages/reconciler.js';
+import { reconcileAccepted, reconcileBatches, rebuildQueuesIfLost } from '../messages/reconciler.js';
 import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
@@ -17,6 +17,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   const stoppers: Array<() => Promise<void>> = [];
   const dispatchRecovery = every(ctx.config.reconcileIntervalMs, 'dispatch-recovery', ctx.log, async () => {
     await rebuildQueuesIfLost(ctx);
+    await reconcileBatches(ctx);
     await reconcileAccepted(ctx);
   });
   stoppers.push(() => dispatchRecovery.stop());

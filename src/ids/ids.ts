@@ -64,6 +64,11 @@ export function newId(kind: IdKind, now = Date.now()): string {
   return `${idPrefixes[kind]}_${encodeTime(lastMs)}${lastRandom.map((d) => ALPHABET[d]).join('')}`;
 }
 
+/** The smallest id of this kind made at or after `ms`: time ranges become id ranges on the primary key. */
+export function idFloor(kind: IdKind, ms: number): string {
+  return `${idPrefixes[kind]}_${encodeTime(ms)}`;
+}
+
 export function newIds(kind: IdKind, count: number): string[] {
   const now = Date.now();
   return Array.from({ length: count }, () => newId(kind, now));

@@ -2,6 +2,7 @@ import type { AppContext } from '../app/context.js';
 import { errors } from '../errors/errors.js';
 import { runScript } from '../redis/scripts.js';
 import { secondsToNextUtcDay, utcDay } from '../redis/keys.js';
+import { idFloor } from '../ids/ids.js';
 
 /**
  * A send request's admission (lua/admitSend-2.lua): idempotency replay or conflict, then the
@@ -62,9 +63,12 @@ export async function admitSend(
 
 /** After Redis lost the day's counter, it is rebuilt from the messages Postgres holds for that day. */
 async function seedDailyCount(ctx: AppContext, orgId: string, dailyKey: string): Promise<void> {
-  const { rows } = await ctx.db.query(
-    `SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-    [orgId],
-  );
+  const now = new Date();
+  const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  // Ids are time-sortable: "created today" is an id range of the (org_id, id) index.
+  const { rows } = await ctx.db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND id >= $2', [
+    orgId,
+    idFloor('message', dayStart),
+  ]);
   await ctx.redis.set(dailyKey, rows[0].n as number, 'EX', 2 * 86_400, 'NX');
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../app/context.js';
 import { inTransaction } from '../db/pool.js';
 import { enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
 import { applyTransitions, type Changed } from './transitions.js';
+import { markBatchesDispatched } from './sql/batches.js';
 import type { MessageRow } from './message-row.js';
 import type { MessageEvent } from './schemas.js';
 
@@ -18,10 +19,17 @@ export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
 });
 
 /**
- * accepted → queued: first onto the Redis dispatch queue, then the status in Postgres. In that
- * order a crash between the two leaves the message `accepted` in Postgres, and the reconciler
- * queues it again (the enqueue is idempotent); it is never `queued` without being on a queue.
+ * Puts a committed batch's queued messages on the Redis dispatch queues, then marks the batch
+ * dispatched. In that order a crash between the two leaves the batch undispatched, and the
+ * reconciler queues it again (the enqueue is idempotent).
  */
+export async function dispatchBatch(ctx: AppContext, batchIds: string[], messages: MessageRow[]): Promise<void> {
+  await enqueueMixed(ctx, messages.map(toDispatchEntry));
+  await markBatchesDispatched(ctx.db, batchIds);
+  await signalWork(ctx, messages);
+}
+
+/** accepted → queued, for messages written `accepted` (by an older version): queue, then record. */
 export async function queueAccepted(ctx: AppContext, messages: MessageRow[], source: MessageEvent['source']): Promise<Changed[]> {
   if (messages.length === 0) return [];
   await enqueueMixed(ctx, messages.map(toDispatchEntry));

@@ -2,8 +2,29 @@ import type { AppContext } from '../app/context.js';
 import { MESSAGE_COLUMNS, type MessageRow } from './message-row.js';
 import { queueAccepted, toDispatchEntry } from './queue-accepted.js';
 import { enqueueMixed } from './dispatch-queue.js';
+import { dispatchBatch } from './queue-accepted.js';
+import { selectUndispatchedBatches } from './sql/batches.js';
 
 const BATCH = 500;
+
+/**
+ * Batches committed but never put on the dispatch queues (the API process died, or Redis was
+ * down, between the commit and the enqueue). Idempotent: the enqueue skips what is there.
+ */
+export async function reconcileBatches(ctx: AppContext): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const batchIds = await selectUndispatchedBatches(ctx.db, ctx.config.reconcileGraceMs, 50);
+    if (batchIds.length === 0) return total;
+    const { rows } = await ctx.db.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status = 'queued'`,
+      [batchIds],
+    );
+    await dispatchBatch(ctx, batchIds, rows as MessageRow[]);
+    total += rows.length;
+    if (batchIds.length < 50) return total;
+  }
+}
 
 /**
  * accepted → queued for messages a crash or a Redis outage left behind: the send request

@@ -47,7 +47,7 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       handler: async (req) => {
         const row = await selectMessage(ctx.db, req.principal.orgId, req.params.messageId!);
         if (!row) throw errors.notFound('message');
-        const events = await selectMessageEvents(ctx.db, row.id);
+        const events = await selectMessageEvents(ctx.db, row);
         return { status: 200, body: { ...toMessage(row), events: events.map(toMessageEvent) } };
       },
     }),

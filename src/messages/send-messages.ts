@@ -11,7 +11,8 @@ import { normalizeRecipients } from './recipients.js';
 import { insertMessages, type NewMessage } from './sql/insert-messages.js';
 import { insertBatch, findBatchByKey } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
-import { queueAccepted } from './queue-accepted.js';
+import { dispatchBatch } from './queue-accepted.js';
+import { recordEvents } from '../events/record-events.js';
 import { toMessage, type MessageRow } from './message-row.js';
 import type { SendMessagesBody } from './schemas.js';
 
@@ -32,8 +33,9 @@ function requestHash(body: SendRequest): string {
 
 /**
  * POST /v1/messages. All or nothing: every recipient valid, the daily limit and an eligible phone,
- * or nothing is written. When this returns, the messages are committed in Postgres (202 means
- * durable); queueing them is done here too, and by the reconciler if this process dies first.
+ * or nothing is written. The batch row, its messages (queued) and their webhook events are one
+ * transaction, so a 202 means durable; the batch is then put on the Redis dispatch queues, and
+ * by the reconciler should this process die (or Redis fail) first.
  */
 export async function sendMessages(ctx: AppContext, orgId: string, body: SendRequest, idempotencyKey?: string): Promise<SendResult> {
   if (body.simSubscriptionId !== undefined && body.deviceId === undefined) {
@@ -61,13 +63,11 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
     throw err;
   }
 
-  const queued = await queueAccepted(ctx, rows, 'api').catch((err: unknown) => {
-    // Durable but not queued: the reconciler will queue them; the client still gets its 202.
-    ctx.log.warn({ err, batchId: rows[0]?.batchId }, 'queueing deferred to the reconciler');
-    return [];
+  await dispatchBatch(ctx, [rows[0]!.batchId!], rows).catch((err: unknown) => {
+    // Durable but not on a queue yet: the reconciler dispatches the batch; the client still gets its 202.
+    ctx.log.warn({ err, batchId: rows[0]?.batchId }, 'dispatch deferred to the reconciler');
   });
-  const byId = new Map(queued.map((m) => [m.id, m]));
-  const result: SendResult = { batchId: rows[0]!.batchId!, messages: rows.map((r) => toMessage(byId.get(r.id) ?? r)) };
+  const result: SendResult = { batchId: rows[0]!.batchId!, messages: rows.map(toMessage) };
   await admission.complete(JSON.stringify(result)).catch((err: unknown) => ctx.log.warn({ err }, 'idempotency record not stored'));
   return result;
 }
@@ -86,19 +86,21 @@ async function commitBatch(
   const batchId = newId('batch');
   const ids = newIds('message', recipients.length);
   const rows: NewMessage[] = recipients.map((to, i) => ({
-    id: ids[i]!, orgId, to, body: body.body, status: 'accepted', segments: measure.segments, encoding: measure.encoding,
+    id: ids[i]!, orgId, to, body: body.body, status: 'queued', segments: measure.segments, encoding: measure.encoding,
     requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId,
     resendOfId: body.resendOfId ?? null, createdAt: now, expiresAt,
   }));
+  const full = rows.map((r): MessageRow => ({ ...r, deviceId: null, failureCode: null, updatedAt: now, claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null }));
   const inserted = await inTransaction(ctx.db, async (tx) => {
     if (!(await insertBatch(tx, { id: batchId, orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: rows.length }))) {
       return false;
     }
     await insertMessages(tx, rows);
+    await recordEvents(tx, orgId, full.map((m) => ({ type: 'message.queued', data: toMessage(m) })));
     return true;
   });
   if (!inserted) return { replay: await replayFromPostgres(ctx, orgId, idempotencyKey!, hash) };
-  return { rows: rows.map((r) => ({ ...r, deviceId: null, failureCode: null, updatedAt: now, claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null }) as MessageRow) };
+  return { rows: full };
 }
 
 /** Redis forgot the key (flushed) but Postgres remembers the batch: answer as the first time. */

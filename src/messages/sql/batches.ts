@@ -28,3 +28,16 @@ export async function findBatchByKey(db: Queryable, orgId: string, key: string):
   );
   return rows[0] as { id: string; requestHash: string } | undefined;
 }
+
+export async function markBatchesDispatched(db: Queryable, ids: string[]): Promise<void> {
+  await db.query('UPDATE batches SET dispatched_at = now() WHERE id = ANY($1::text[]) AND dispatched_at IS NULL', [ids]);
+}
+
+/** Batches committed but not on the dispatch queues after the grace period. */
+export async function selectUndispatchedBatches(db: Queryable, graceMs: number, limit: number): Promise<string[]> {
+  const { rows } = await db.query(
+    `SELECT id FROM batches WHERE dispatched_at IS NULL AND created_at < now() - $1 * interval '1 millisecond' ORDER BY created_at LIMIT $2`,
+    [graceMs, limit],
+  );
+  return rows.map((r) => r.id as string);
+}

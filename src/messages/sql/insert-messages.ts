@@ -8,7 +8,7 @@ export interface NewMessage {
   body: string;
   status: MessageStatus;
   segments: number;
-  encoding: string;
+  encoding: 'gsm7' | 'ucs2';
   requestedDeviceId: string | null;
   simSubscriptionId: number | null;
   batchId: string;

@@ -31,7 +31,17 @@ export async function selectMessagePage(
   return rows as MessageRow[];
 }
 
-export async function selectMessageEvents(db: Queryable, messageId: string): Promise<MessageEventRow[]> {
+/**
+ * A message's timeline. Its first entry, (none) → queued at creation, is implied by the message
+ * row itself and not stored (a 500-recipient send would otherwise write 500 more rows).
+ */
+export async function selectMessageEvents(db: Queryable, message: Pick<MessageRow, 'id' | 'createdAt'>): Promise<MessageEventRow[]> {
+  const stored = await selectStoredEvents(db, message.id);
+  if (stored.some((e) => e.toStatus === 'queued')) return stored;
+  return [{ fromStatus: null, toStatus: 'queued', source: 'api', code: null, deviceId: null, at: message.createdAt }, ...stored];
+}
+
+async function selectStoredEvents(db: Queryable, messageId: string): Promise<MessageEventRow[]> {
   const { rows } = await db.query(
     `SELECT from_status AS "fromStatus", to_status AS "toStatus", source, code, device_id AS "deviceId", at
      FROM message_events WHERE message_id = $1 ORDER BY id`,
