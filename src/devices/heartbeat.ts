@@ -6,33 +6,13 @@ import { deviceUnauthorized } from './authenticate-device.js';
 import { assignments } from './device-store.js';
 import { inboundCapability, type InboundCapability } from './inbound-capability.js';
 import { syncSims } from './sims.js';
+import { trustedTime, type Warning } from '../dispatch/clock.js';
 import type { Heartbeat } from './schemas.js';
-
-/** A phone clock further off than this is reported (the server keeps its own time anyway). */
-export const CLOCK_SKEW_LIMIT_MS = 5 * 60_000;
-
-export interface ClockSkewWarning {
-  code: 'clock_skew';
-  message: string;
-}
 
 export interface HeartbeatResult {
   serverTime: string;
   inbound: InboundCapability;
-  warning?: ClockSkewWarning;
-}
-
-/** The warning for a phone-side timestamp too far from the server clock, or undefined. */
-export function clockSkewWarning(field: string, phoneTime: string | undefined, now: number): ClockSkewWarning | undefined {
-  if (phoneTime === undefined) return undefined;
-  const t = Date.parse(phoneTime);
-  if (Number.isNaN(t)) throw errors.invalid(`${field}: not a valid date-time`);
-  const skewSeconds = Math.round((t - now) / 1000);
-  if (Math.abs(t - now) <= CLOCK_SKEW_LIMIT_MS) return undefined;
-  return {
-    code: 'clock_skew',
-    message: `${field} is ${Math.abs(skewSeconds)} s ${skewSeconds > 0 ? 'ahead of' : 'behind'} the server clock; the server used its own time. Set the phone's clock to automatic.`,
-  };
+  warning?: Warning;
 }
 
 /**
@@ -41,7 +21,9 @@ export function clockSkewWarning(field: string, phoneTime: string | undefined, n
  */
 export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipal, hb: Heartbeat): Promise<HeartbeatResult> {
   const now = Date.now();
-  const warning = clockSkewWarning('sentAt', hb.sentAt, now);
+  if (hb.sentAt !== undefined && Number.isNaN(Date.parse(hb.sentAt))) throw errors.invalid('sentAt: not a valid date-time');
+  // sentAt only tells whether the phone's clock is right: every time stored is the server's.
+  const { warning } = trustedTime(hb.sentAt, new Date(now));
   const set = assignments(reportedColumns(hb), 2);
   const row = await inTransaction(ctx.db, async (tx) => {
     const { rows } = await tx.query(
