@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { bullConnection, openDeliveryQueue } from '../../src/webhooks/queue.js';
+import { relayAll } from '../../src/webhooks/relay.js';
+import { startWebhookWorkers } from '../../src/webhooks/workers.js';
+import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
+
+let rig: WebhookRig;
+
+beforeAll(async () => {
+  rig = await startWebhookRig({ reconcileGraceMs: 500 });
+});
+afterAll(() => rig.close());
+
+/** What losing Redis looks like to this deployment: every key under its prefix gone. */
+async function dropPrefixKeys(redis: Redis, prefix: string): Promise<number> {
+  let cursor = '0';
+  let dropped = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) dropped += await redis.del(...keys);
+  } while (cursor !== '0');
+  return dropped;
+}
+
+const eventIdsOf = (requests: WebhookRig['receiver']['requests'], path: string) =>
+  requests.filter((r) => r.path === path && r.headers['hafatra-event-id']).map((r) => String(r.headers['hafatra-event-id']));
+
+it('delivers retrying deliveries once each after Redis lost their jobs', async () => {
+  const { app, receiver } = rig;
+  let healthy = false;
+  receiver.respondWith(() => (healthy ? { status: 200 } : { status: 503 }));
+  const { org, key } = await app.createOrg();
+  const { id } = await createEndpoint(app, key, { url: `${receiver.url}retrying`, eventTypes: ['message.sent'] });
+  await emitEvents(app, org.id, 'message.sent', 20);
+  await waitFor('20 retrying deliveries', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'retrying').length === 20);
+  expect(await dropPrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix)).toBeGreaterThan(0);
+  healthy = true;
+  await waitFor('20 delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 20);
+  await rig.workers.recoverNow();
+  await new Promise((r) => setTimeout(r, 1500));
+  const ids = eventIdsOf(receiver.requests, '/retrying');
+  expect(ids).toHaveLength(40); // one failed and one successful attempt each
+  const counts = new Map<string, number>();
+  for (const e of ids) counts.set(e, (counts.get(e) ?? 0) + 1);
+  expect([...counts.values()].every((n) => n === 2)).toBe(true);
+  for (const d of await deliveries(app, key, id)) expect(d.attempts).toBe(2);
+});
+
+it('delivers pending deliveries whose jobs were lost before any attempt', async () => {
+  const { app, receiver } = rig;
+  receiver.respondWith(() => ({ status: 200 }));
+  await rig.workers.close();
+  const { org, key } = await app.createOrg();
+  const { id } = await createEndpoint(app, key, { url: `${receiver.url}pending`, eventTypes: ['message.sent'] });
+  await emitEvents(app, org.id, 'message.sent', 50);
+  // The relay runs with no worker, then Redis loses everything.
+  const connection = bullConnection(app.ctx, 'test-relay');
+  const queue = openDeliveryQueue(app.ctx, connection);
+  await relayAll(app.ctx, queue);
+  await queue.close();
+  await connection.quit();
+  expect((await deliveries(app, key, id)).filter((d) => d.status === 'pending')).toHaveLength(50);
+  await dropPrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix);
+
+  rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
+  await waitFor('50 delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 50);
+  await new Promise((r) => setTimeout(r, 1000));
+  const ids = eventIdsOf(receiver.requests, '/pending');
+  expect(ids).toHaveLength(50);
+  expect(new Set(ids).size).toBe(50);
+});
