@@ -77,6 +77,11 @@ describe('GET /v1/messages', () => {
     },
   );
 
+  it('ignores unknown query parameters and reads a repeated one once (the first)', async () => {
+    expect((await get('/v1/messages?foo=bar&limit=2')).body.messages).toHaveLength(2);
+    expect((await get('/v1/messages?limit=3&limit=500')).body.messages).toHaveLength(3);
+  });
+
   it('filters by status', async () => {
     const cancelled = sentIds[3]!;
     expect((await app.request('POST', `/v1/messages/${cancelled}/cancel`, { key })).status).toBe(200);
