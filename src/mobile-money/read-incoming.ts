@@ -50,13 +50,18 @@ export async function readIncoming(ctx: AppContext, ids: string[], reader: AiRea
   return { read: list.length, recorded };
 }
 
-/** Runs the reader for a `pending` record and stores its outcome (announcing the record). */
-export async function finishAi(ctx: AppContext, w: { eventId: string; provider: Provider; body: string | null }, reader: AiReader | null): Promise<void> {
+/** Runs the reader for a `pending` record and stores its outcome; announces the record unless it was announced before. */
+export async function finishAi(
+  ctx: AppContext,
+  w: { eventId: string; provider: Provider; body: string | null },
+  reader: AiReader | null,
+  announce = true,
+): Promise<void> {
   const none = { provider: null, model: null, confidence: null };
   let outcome: AiOutcome;
   if (!reader) outcome = { ai: { status: 'ai_unavailable', ...none }, fields: null, error: null };
   else if (w.body === null) outcome = { ai: { status: 'failed', provider: reader.provider, model: reader.model, confidence: null }, fields: null, error: 'body purged' };
   else outcome = await runAiReader(reader, { provider: w.provider }, w.body);
   if (outcome.error) ctx.log.warn({ eventId: w.eventId, error: outcome.error }, 'mobile-money AI reader failed');
-  await inTransaction(ctx.db, (tx) => concludeAi(tx, w.eventId, outcome));
+  await inTransaction(ctx.db, (tx) => concludeAi(tx, w.eventId, outcome, announce));
 }

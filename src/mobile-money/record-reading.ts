@@ -78,7 +78,7 @@ export async function markChecked(tx: Queryable, incomingIds: string[]): Promise
  * Ends a `pending` AI state once. The reader's answers fill only fields the templates left
  * empty, and never change the classification: trust stays with the sender id.
  */
-export async function concludeAi(tx: Queryable, eventId: string, outcome: AiOutcome): Promise<MobileMoneyRow | null> {
+export async function concludeAi(tx: Queryable, eventId: string, outcome: AiOutcome, announce = true): Promise<MobileMoneyRow | null> {
   const f = outcome.fields;
   const { rows } = await tx.query(
     `UPDATE mobile_money_events SET ai_status = $2, ai_provider = $3, ai_model = $4, ai_confidence = $5,
@@ -96,6 +96,6 @@ export async function concludeAi(tx: Queryable, eventId: string, outcome: AiOutc
   );
   const row = rows[0] as MobileMoneyRow | undefined;
   if (!row) return null;
-  await recordDetected(tx, row);
+  if (announce) await recordDetected(tx, row);
   return row;
 }

@@ -3,7 +3,8 @@ import { processCommands } from './processes.js';
 import { orgCommands } from './org.js';
 import { keyCommands } from './key.js';
 import { webhookCommands } from './webhook.js';
+import { mobileMoneyCommands } from './mobile-money.js';
 import { deviceCommands } from './device.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
-export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands];
+export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands, ...mobileMoneyCommands];

@@ -1,0 +1,128 @@
+import type { AppContext } from '../app/context.js';
+import { inTransaction, type Queryable } from '../db/pool.js';
+import { readMobileMoney, type MobileMoneyReading } from './reading/index.js';
+import { initialAiState, type AiReader } from './ai/index.js';
+import { aiReaderFromConfig } from './ai-reader-config.js';
+import { READING_COLUMNS, insertReading, markChecked, readingValues, withReplayCheck } from './record-reading.js';
+import { finishAi } from './read-incoming.js';
+
+export interface ReparseOptions {
+  orgId?: string;
+  /** Only SMS received at or after this time. */
+  since?: Date;
+  onProgress?: (done: number, total: number) => void;
+  /** Overrides the configured AI reader (tests). */
+  reader?: AiReader | null;
+}
+
+export interface ReparseSummary {
+  total: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Records the templates no longer see as mobile money, deleted (unreviewed ones only). */
+  removed: number;
+  /** Reviewed records the templates no longer see as mobile money: kept, a member looked at them. */
+  keptReviewed: number;
+  /** SMS whose body retention already removed: nothing left to read. */
+  skippedPurged: number;
+}
+
+const BATCH = 500;
+const COLUMN_NAMES = READING_COLUMNS.split(',').map((c) => c.trim());
+
+interface StoredSms {
+  id: string;
+  orgId: string;
+  from: string;
+  body: string;
+  aiConsent: boolean;
+  eventId: string | null;
+  reviewStatus: string | null;
+  current: unknown[] | null;
+}
+
+/**
+ * Reads stored SMS again with today's templates (after they changed) and brings the records in
+ * line, keeping their review. A new record is announced (`mobile_money.detected`); a changed one
+ * is not, there is no event type for that.
+ */
+export async function reparseStoredSms(ctx: AppContext, opts: ReparseOptions = {}): Promise<ReparseSummary> {
+  const reader = opts.reader !== undefined ? opts.reader : aiReaderFromConfig(ctx.config);
+  const scope = [opts.orgId ?? null, opts.since ?? null];
+  const counts = await ctx.db.query(
+    `SELECT count(*) FILTER (WHERE body IS NOT NULL) AS total, count(*) FILTER (WHERE body IS NULL) AS purged
+     FROM incoming_messages WHERE ($1::text IS NULL OR org_id = $1) AND ($2::timestamptz IS NULL OR received_at >= $2)`,
+    scope,
+  );
+  const summary: ReparseSummary = {
+    total: Number(counts.rows[0].total), created: 0, updated: 0, unchanged: 0, removed: 0, keptReviewed: 0,
+    skippedPurged: Number(counts.rows[0].purged),
+  };
+  let after = '';
+  let done = 0;
+  for (;;) {
+    const batch = await selectBatch(ctx.db, scope, after);
+    if (batch.length === 0) break;
+    for (const sms of batch) await reparseOne(ctx, sms, reader, summary);
+    done += batch.length;
+    after = batch[batch.length - 1]!.id;
+    opts.onProgress?.(Math.min(done, summary.total), summary.total);
+  }
+  return summary;
+}
+
+async function selectBatch(db: Queryable, scope: unknown[], after: string): Promise<StoredSms[]> {
+  const { rows } = await db.query(
+    `SELECT i.id, i.org_id AS "orgId", i.from_number AS "from", i.body, o.ai_consent AS "aiConsent",
+       e.id AS "eventId", e.review_status AS "reviewStatus",
+       CASE WHEN e.id IS NULL THEN NULL ELSE json_build_array(${COLUMN_NAMES.map((c) => `e.${c}`).join(', ')}) END AS current
+     FROM incoming_messages i JOIN organizations o ON o.id = i.org_id
+     LEFT JOIN mobile_money_events e ON e.incoming_message_id = i.id
+     WHERE ($1::text IS NULL OR i.org_id = $1) AND ($2::timestamptz IS NULL OR i.received_at >= $2)
+       AND i.body IS NOT NULL AND i.id > $3
+     ORDER BY i.id LIMIT ${BATCH}`,
+    [...scope, after],
+  );
+  return rows as StoredSms[];
+}
+
+async function reparseOne(ctx: AppContext, sms: StoredSms, reader: AiReader | null, summary: ReparseSummary): Promise<void> {
+  const reading = readMobileMoney(sms);
+  if (!sms.eventId) {
+    if (!reading) return void (await markChecked(ctx.db, [sms.id]));
+    const ai = initialAiState(reading, { consented: sms.aiConsent, reader });
+    const row = await inTransaction(ctx.db, (tx) => insertReading(tx, sms, reading, ai));
+    if (row) summary.created++;
+    if (row?.aiStatus === 'pending') await finishAi(ctx, { eventId: row.id, provider: row.provider, body: sms.body }, reader);
+    return;
+  }
+  if (!reading) {
+    if (sms.reviewStatus === 'reviewed') summary.keptReviewed++;
+    else if ((await ctx.db.query(`DELETE FROM mobile_money_events WHERE id = $1 AND review_status = 'none'`, [sms.eventId])).rowCount) summary.removed++;
+    return;
+  }
+  const changed = await updateReading(ctx, sms, reading, reader);
+  if (changed) summary.updated++;
+  else summary.unchanged++;
+}
+
+async function updateReading(ctx: AppContext, sms: StoredSms, reading: MobileMoneyReading, reader: AiReader | null): Promise<boolean> {
+  const eventId = sms.eventId!;
+  const ai = initialAiState(reading, { consented: sms.aiConsent, reader });
+  const changed = await inTransaction(ctx.db, async (tx) => {
+    const values = readingValues(await withReplayCheck(tx, sms.orgId, eventId, reading), ai);
+    if (ai.status !== 'pending' && sameValues(values, sms.current ?? [])) return false;
+    await tx.query(
+      `UPDATE mobile_money_events SET (${READING_COLUMNS}) = (${values.map((_, i) => `$${i + 2}`).join(', ')}), updated_at = now() WHERE id = $1`,
+      [eventId, ...values],
+    );
+    return true;
+  });
+  if (ai.status === 'pending') await finishAi(ctx, { eventId, provider: reading.provider, body: sms.body }, reader, false);
+  return changed;
+}
+
+function sameValues(next: unknown[], current: unknown[]): boolean {
+  return next.every((v, i) => (v ?? null) === (current[i] ?? null));
+}
