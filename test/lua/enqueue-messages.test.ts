@@ -12,21 +12,21 @@ const enqueue = (pinned: boolean, suffix: string, entries: [string, number, stri
 describe('lua/enqueueMessages', () => {
   it('queues on the organization queue with the dispatch details beside it', async () => {
     expect(await enqueue(false, 'a', [['m1', 10, '{"to":"+1"}'], ['m2', 11, '{"to":"+2"}']])).toBe(2);
-    expect(await redis.zrange(key('qa'), 0, -1, 'WITHSCORES')).toEqual(['m1', '10', 'm2', '11']);
+    expect(await redis.zrange(key('qa'), '0', '-1', 'WITHSCORES')).toEqual(['m1', '10', 'm2', '11']);
     expect(await redis.hgetall(key('metaa'))).toEqual({ m1: '{"to":"+1"}', m2: '{"to":"+2"}' });
     expect(await redis.exists(key('qdeva'))).toBe(0);
   });
 
   it('queues a pinned message on the device queue only', async () => {
     expect(await enqueue(true, 'b', [['m1', 10, '{}']])).toBe(1);
-    expect(await redis.zrange(key('qdevb'), 0, -1)).toEqual(['m1']);
+    expect(await redis.zrange(key('qdevb'), '0', '-1')).toEqual(['m1']);
     expect(await redis.exists(key('qb'))).toBe(0);
   });
 
   it('changes nothing when run again for the same messages', async () => {
     await enqueue(false, 'c', [['m1', 10, '{"v":1}']]);
     expect(await enqueue(false, 'c', [['m1', 99, '{"v":2}'], ['m2', 12, '{}']])).toBe(1);
-    expect(await redis.zrange(key('qc'), 0, -1, 'WITHSCORES')).toEqual(['m1', '10', 'm2', '12']);
+    expect(await redis.zrange(key('qc'), '0', '-1', 'WITHSCORES')).toEqual(['m1', '10', 'm2', '12']);
     expect(await redis.hget(key('metac'), 'm1')).toBe('{"v":1}');
   });
 

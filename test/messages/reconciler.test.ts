@@ -23,7 +23,7 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
   const ids = newIds('message', count);
   await insertMessages(app.ctx.db, ids.map((id) => ({
     id, orgId, to: '+261341234567', body: 'left behind', status: 'accepted', segments: 1, encoding: 'gsm7',
-    requestedDeviceId: pinned, simSubscriptionId: null, batchId: null, resendOfId: null, createdAt,
+    requestedDeviceId: pinned, simSubscriptionId: null, batchId: 'bat_leftbehind', resendOfId: null, createdAt,
     expiresAt: new Date(createdAt.getTime() + 86_400_000),
   })));
   return ids;
