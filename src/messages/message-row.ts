@@ -1,4 +1,3 @@
-import { iso } from '../http/schema-kit.js';
 import type { Message, MessageEvent, MessageStatus } from './schemas.js';
 
 /** A messages row as selected by MESSAGE_COLUMNS. */
@@ -36,6 +35,20 @@ export const MESSAGE_COLUMNS = COLUMNS;
 /** The same columns qualified by a table alias, for joins and UPDATE … RETURNING. */
 export const messageColumns = (alias: string) => COLUMNS.replaceAll(/(^|,\s*)(\w+)/g, `$1${alias}.$2`);
 
+// The messages of one batch share their timestamps: each distinct instant is formatted once.
+const isoCache = new Map<number, string>();
+function isoOf(d: Date): string {
+  const ms = d.getTime();
+  let iso = isoCache.get(ms);
+  if (iso === undefined) {
+    if (isoCache.size >= 64) isoCache.clear();
+    iso = d.toISOString();
+    isoCache.set(ms, iso);
+  }
+  return iso;
+}
+const isoOrNull = (d: Date | null) => (d ? isoOf(d) : null);
+
 export function toMessage(r: MessageRow): Message {
   return {
     id: r.id,
@@ -50,13 +63,13 @@ export function toMessage(r: MessageRow): Message {
     batchId: r.batchId,
     resendOfId: r.resendOfId,
     failureCode: r.failureCode,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-    claimedAt: iso(r.claimedAt),
-    sentAt: iso(r.sentAt),
-    deliveredAt: iso(r.deliveredAt),
-    failedAt: iso(r.failedAt),
-    expiresAt: r.expiresAt.toISOString(),
+    createdAt: isoOf(r.createdAt),
+    updatedAt: isoOf(r.updatedAt),
+    claimedAt: isoOrNull(r.claimedAt),
+    sentAt: isoOrNull(r.sentAt),
+    deliveredAt: isoOrNull(r.deliveredAt),
+    failedAt: isoOrNull(r.failedAt),
+    expiresAt: isoOf(r.expiresAt),
   };
 }
 
