@@ -1,26 +1,17 @@
 import type { Queryable } from '../db/pool.js';
 import { iso } from '../http/schema-kit.js';
 import type { MobileMoneyEvent } from './schemas.js';
-import type { Classification, Direction, ParsingStatus, Provider } from './reading/index.js';
+import type { Classification, ParsingStatus, Provider, ReadingFields } from './reading/index.js';
 import type { AiStatus } from './ai/index.js';
 
 /** A mobile_money_events row as selected by EVENT_COLUMNS. */
-export interface MobileMoneyRow {
+export interface MobileMoneyRow extends ReadingFields {
   id: string;
   orgId: string;
   incomingMessageId: string;
   provider: Provider;
   classification: Classification;
   parsingStatus: ParsingStatus;
-  direction: Direction;
-  amountMinor: number | null;
-  currency: string | null;
-  reference: string | null;
-  counterpartyName: string | null;
-  counterpartyPhoneMasked: string | null;
-  providerTimestamp: string | null;
-  balanceMinor: number | null;
-  feesMinor: number | null;
   parserVersion: string;
   parserConfidence: number | null;
   aiStatus: AiStatus;
