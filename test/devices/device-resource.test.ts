@@ -105,3 +105,14 @@ describe('another organization, unknown ids, keys and scopes', () => {
     expectError(await app.request('DELETE', `/v1/devices/${phone.deviceId}`), 401, 'unauthorized');
   });
 });
+
+describe('OpenAPI document', () => {
+  it('describes the device endpoints with the Device schema', async () => {
+    const doc = (await app.request('GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/devices', '/v1/devices/{deviceId}']));
+    const get = doc.paths['/v1/devices/{deviceId}'].get;
+    expect(get['x-scope']).toBe('devices:read');
+    expect(Object.keys(get.responses['200'].content['application/json'].schema.properties)).toEqual(SPEC_FIELDS);
+    expect(doc.paths['/v1/devices/{deviceId}'].patch.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+  });
+});
