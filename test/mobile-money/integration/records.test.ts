@@ -233,6 +233,28 @@ describe('events and idempotency', () => {
     expect((await readingOf(app, key, id))?.classification).toBe('matched');
   });
 
+  it('asks the AI reader again for a record a crash left pending, and announces it then', async () => {
+    const { orgId, key, phone } = await orgWithPhone({ aiConsent: true });
+    await subscribeWebhook(app, orgId, ['mobile_money.detected']);
+    const id = await storeWithoutJob(phone, 'MVola', mvolaGarbled());
+    await readIncoming(app.ctx, [id], reader);
+    await app.ctx.db.query(
+      `UPDATE mobile_money_events SET ai_status = 'pending', ai_confidence = NULL, updated_at = now() - interval '1 hour' WHERE incoming_message_id = $1`,
+      [id],
+    );
+    await app.ctx.db.query('DELETE FROM events WHERE org_id = $1', [orgId]);
+    const rescuer = startMobileMoneyWorker(app.ctx, { reader, recoveryIntervalMs: 600_000, aiStuckMs: 60_000 });
+    try {
+      await rescuer.recoverNow();
+    } finally {
+      await rescuer.close();
+    }
+    const link = await readingOf(app, key, id);
+    const record = (await app.request('GET', `/v1/mobile-money/${link!.id}`, { key })).body;
+    expect(record.ai).toEqual({ status: 'completed', provider: 'test-ai', model: 'fake-1', confidence: 0.7 });
+    expect((await eventsOf(app, orgId, 'mobile_money.detected')).map((e) => e.payload.data.id)).toEqual([link!.id]);
+  });
+
   it('skips SMS whose body retention already removed', async () => {
     const { phone } = await orgWithPhone();
     const id = await receive(phone, 'MVola', mvolaReceived());
