@@ -47,7 +47,8 @@ export interface TestPhoneOptions {
   name?: string;
   /** Raises (or lowers) the phone's pacing; tests of throughput set it far above Android's 25/min. */
   pacingPerMinute?: number;
-  client?: Partial<Omit<DeviceClientOptions, 'baseUrl' | 'token'>>;
+  /** Client options; baseUrl defaults to the app's (a test may route the phone through a proxy). */
+  client?: Partial<Omit<DeviceClientOptions, 'token'>>;
 }
 
 /** Pairs a phone through the real flow (pairing code → POST /device/v1/pair); the client is not connected yet. */
