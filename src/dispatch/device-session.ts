@@ -17,6 +17,8 @@ export class DeviceSession {
   pushing = false;
   pushAgain = false;
   retryTimer: NodeJS.Timeout | null = null;
+  /** Settles when the open bookkeeping is done, with the socket generation it recorded. */
+  opened: Promise<number | null> = Promise.resolve(null);
 
   constructor(readonly ws: WebSocket<SocketData>, readonly principal: DevicePrincipal) {}
 

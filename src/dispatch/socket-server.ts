@@ -11,8 +11,11 @@ import { selectClaimedJobs } from './pending-jobs.js';
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
   ops: DeviceOperations;
-  /** Socket state on the device record (connected, lastChangedAt, lastSeenAt). */
-  markSocket?(deviceId: string, connected: boolean): Promise<void>;
+  /**
+   * Socket state on the device record. Open returns a generation; the close passes it back, so a
+   * late close of an old socket cannot mark a phone offline that reconnected elsewhere.
+   */
+  markSocket?(deviceId: string, connected: boolean, generation?: number): Promise<number | null>;
 }
 
 export interface DeviceSockets {
@@ -87,7 +90,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       sessions.get(session.deviceId)?.end(CLOSE_REPLACED, 'replaced by a newer socket');
       sessions.set(session.deviceId, session);
       pusher.track(session);
-      void onOpen(ctx, deps, session, pusher);
+      session.opened = onOpen(ctx, deps, session, pusher);
     },
     message: (ws, message) => {
       const session = ws.getUserData().session!;
@@ -112,7 +115,9 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       pusher.untrack(session);
       if (sessions.get(session.deviceId) === session) {
         sessions.delete(session.deviceId);
-        void deps.markSocket?.(session.deviceId, false).catch((err) => ctx.log.warn({ err }, 'socket state not saved'));
+        void session.opened
+          .then((generation) => deps.markSocket?.(session.deviceId, false, generation ?? undefined))
+          .catch((err: unknown) => ctx.log.warn({ err }, 'socket state not saved'));
       }
     },
   });
@@ -130,13 +135,15 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   };
 }
 
-async function onOpen(ctx: AppContext, deps: SocketServerDeps, session: DeviceSession, pusher: Pusher): Promise<void> {
+async function onOpen(ctx: AppContext, deps: SocketServerDeps, session: DeviceSession, pusher: Pusher): Promise<number | null> {
+  let generation: number | null = null;
   try {
-    await deps.markSocket?.(session.deviceId, true);
+    generation = (await deps.markSocket?.(session.deviceId, true)) ?? null;
     const held = await selectClaimedJobs(ctx.db, session.deviceId);
     if (held.length > 0 && session.send({ type: 'jobs', jobs: held })) session.outstanding += held.length;
     await pusher.push(session);
   } catch (err) {
     ctx.log.warn({ err, deviceId: session.deviceId }, 'socket open handling failed');
   }
+  return generation;
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
 import { startApiServer, type ApiExtensions } from '../../src/app/api-server.js';
+import { apiExtensions } from '../../src/app/api-extensions.js';
 import type { AppContext } from '../../src/app/context.js';
 import { insertOrganization, type Organization, type OrganizationSettings } from '../../src/orgs/org-store.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
@@ -48,9 +49,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export const uniqueName = (base = 'org') => `${base}-${randomBytes(6).toString('hex')}`;
 
-export async function startTestApp(overrides: Partial<Config> = {}, ext: ApiExtensions = {}): Promise<TestApp> {
+/** Like `hafatra api`: the route table plus phone authentication and sockets, unless `ext` replaces them. */
+export async function startTestApp(overrides: Partial<Config> = {}, ext?: ApiExtensions): Promise<TestApp> {
   const ctx = openContext(testConfig(overrides), 'test');
-  const server = await startApiServer(ctx, ext);
+  const server = await startApiServer(ctx, ext ?? apiExtensions(ctx));
   const url = `http://127.0.0.1:${server.port}`;
   const createKey: TestApp['createKey'] = async (orgId, scopes, extra = {}) => {
     const { row, secret } = await createApiKey(ctx, { orgId, name: 'test', scopes, ...extra });

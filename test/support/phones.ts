@@ -32,7 +32,7 @@ export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promis
   sockets = attachDeviceSockets(uws!, app.ctx, {
     authenticate,
     ops: deviceOperations(app.ctx),
-    markSocket: async (deviceId, connected) => void (await markSocket(app.ctx, deviceId, connected)),
+    markSocket: (deviceId, connected, generation) => markSocket(app.ctx, deviceId, connected, generation),
   });
   return Object.assign(app, { sockets });
 }
