@@ -1,0 +1,119 @@
+import { api } from '../lib/http.js';
+import { status, bar } from '../lib/progress.js';
+import { recipients, RECIPIENTS_PER_POST } from '../lib/recipients.js';
+import { nowMs, sleep, summarize } from '../lib/stats.js';
+import { startFleet, type Fleet } from '../phones/fleet.js';
+import type { PhoneGroup } from '../target/target.js';
+import { ceilingKeys } from './ceilings.js';
+import type { Scenario } from './scenario.js';
+
+const ORGS = 4;
+const PHONES_PER_ORG = 10;
+const LATENCY_BATCH = 50;
+const BODY = 'Hafatra bench: your code is 482913.';
+
+interface Posted {
+  ids: string[];
+  acceptedAt: number;
+}
+
+async function post(baseUrl: string, key: string, count: number, offset: number): Promise<Posted | string> {
+  const r = await api<{ messages: Array<{ id: string }> }>(baseUrl, key, 'POST', '/v1/messages', { to: recipients(count, offset), body: BODY });
+  const acceptedAt = nowMs();
+  if (r.status !== 202) return `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
+  return { ids: r.body.messages.map((m) => m.id), acceptedAt };
+}
+
+async function waitFor(done: () => number, total: number, timeoutMs: number, label: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (done() < total && Date.now() < deadline) {
+    status(`${label} ${bar(done() / total)} ${done()}/${total}`);
+    await sleep(100);
+  }
+  status('');
+}
+
+/**
+ * Max load: `total` messages POSTed as fast as `connections` loops go (keys rotating across the
+ * phones' organizations), then throughput = delivered / (last delivered − first POST).
+ */
+async function maxLoad(baseUrl: string, groups: PhoneGroup[], fleet: Fleet, total: number, timeoutMs: number) {
+  const started = nowMs();
+  const posts = Math.ceil(total / RECIPIENTS_PER_POST);
+  const ids: string[] = [];
+  const refused: string[] = [];
+  let next = 0;
+  const loop = async () => {
+    while (next < posts) {
+      const i = next++;
+      const r = await post(baseUrl, groups[i % groups.length]!.key, RECIPIENTS_PER_POST, i * RECIPIENTS_PER_POST);
+      if (typeof r === 'string') refused.push(r);
+      else ids.push(...r.ids);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, loop));
+  const postedAt = nowMs();
+  const delivered = () => ids.reduce((n, id) => n + (fleet.deliveredAt.has(id) ? 1 : 0), 0);
+  await waitFor(() => fleet.deliveredAt.size, ids.length, timeoutMs, 'fleet max load: delivered');
+  const times = ids.map((id) => fleet.deliveredAt.get(id)).filter((t): t is number => t !== undefined);
+  const last = times.length > 0 ? Math.max(...times) : nowMs();
+  const count = delivered();
+  return { accepted: ids.length, delivered: count, refused: refused.slice(0, 3), postSeconds: (postedAt - started) / 1000, perSecond: count / ((last - started) / 1000) };
+}
+
+/** Half load: batches of LATENCY_BATCH at a steady pace; latency = job frame at the phone − 202 at the client. */
+async function paced(baseUrl: string, groups: PhoneGroup[], fleet: Fleet, rate: number, seconds: number, offset: number) {
+  const intervalMs = (LATENCY_BATCH / rate) * 1000;
+  const posted: Posted[] = [];
+  const started = Date.now();
+  let i = 0;
+  const inflight: Promise<void>[] = [];
+  while (Date.now() - started < seconds * 1000) {
+    const due = started + i * intervalMs;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const n = i++;
+    inflight.push(post(baseUrl, groups[n % groups.length]!.key, LATENCY_BATCH, offset + n * LATENCY_BATCH).then((r) => {
+      if (typeof r !== 'string') posted.push(r);
+    }));
+    status(`fleet half load ${bar((Date.now() - started) / (seconds * 1000))} ${Math.round(rate)} msg/s`);
+  }
+  await Promise.all(inflight);
+  const ids = posted.flatMap((p) => p.ids);
+  await waitFor(() => ids.filter((id) => fleet.jobsAt.has(id)).length, ids.length, 15_000, 'fleet half load: jobs');
+  const latencies = posted.flatMap((p) => p.ids.flatMap((id) => {
+    const t = fleet.jobsAt.get(id);
+    return t === undefined ? [] : [t - p.acceptedAt];
+  }));
+  return { rate, messages: ids.length, ...summarize(latencies), missing: ids.length - latencies.length };
+}
+
+export const fleet: Scenario = {
+  name: 'fleet',
+  method:
+    `${ORGS} organizations × ${PHONES_PER_ORG} phones (pacing raised) in a separate phone-fleet process take every job through ` +
+    'sending → sent → delivered over their sockets (each report sent when the previous is acked). Max load: a fixed number of ' +
+    'messages POSTed by 4 loops of 500 recipients; throughput = delivered ÷ (last delivered − first POST). Then half that rate, ' +
+    `paced in POSTs of ${LATENCY_BATCH}; latency = the job frame reaching the phone − the 202 reaching the client (same clock; ` +
+    'negative when the push beats the HTTP answer).',
+  async run({ target, settings }) {
+    const groups = await target.phoneGroups(ORGS, PHONES_PER_ORG);
+    const phones = groups.flatMap((g) => g.phones);
+    const f = await startFleet({ baseUrl: target.url, phones, mode: 'work', label: 'fleet' });
+    try {
+      if (f.connected === 0) throw new Error(`no phone connected: ${f.firstError}`);
+      const total = settings.quick ? 1_000 : 50_000;
+      const max = await maxLoad(target.url, groups, f, total, settings.quick ? 20_000 : 120_000);
+      const half = await paced(target.url, groups, f, Math.max(50, max.perSecond / 2), Math.max(2, settings.seconds), total + 10_000);
+      return {
+        figures: [
+          { key: 'fleet.deliveredPerSecond', label: 'messages POST → delivered per second', value: max.perSecond, unit: 'msg/s', goal: { op: '>=', value: 5_000 }, ceilingKey: ceilingKeys.postgres },
+          { key: 'fleet.jobsLatency.p99', label: `202 → jobs frame p99 at ${Math.round(half.rate)} msg/s`, value: half.p99, unit: 'ms', goal: { op: '<=', value: 20 } },
+          { key: 'fleet.jobsLatency.p50', label: `202 → jobs frame p50 at ${Math.round(half.rate)} msg/s`, value: half.p50, unit: 'ms' },
+        ],
+        details: { phones: f.connected, failed: f.failed, max, half, problems: f.problems },
+      };
+    } finally {
+      await f.stop();
+    }
+  },
+};

@@ -1,0 +1,47 @@
+import { apiExpect } from '../lib/http.js';
+import { runLoad, type LoadResult } from '../lib/load.js';
+import { sendBody } from '../lib/recipients.js';
+import { best, toPoints } from '../lib/sweep.js';
+import { ceilingKeys } from './ceilings.js';
+import type { Scenario } from './scenario.js';
+
+const SEED_POSTS = 4;
+
+export const read: Scenario = {
+  name: 'read',
+  method:
+    `Seeds ${SEED_POSTS} sends of 500 recipients in one organization, then autocannon GETs /v1/messages/{id} over the ` +
+    'concurrency sweep, cycling through the 2,000 ids, and GET /v1/messages?limit=100 at the highest concurrency of the sweep.',
+  async run({ target, settings }) {
+    const [tenant] = await target.tenants(1);
+    const key = tenant!.key;
+    const ids: string[] = [];
+    for (let i = 0; i < SEED_POSTS; i += 1) {
+      const sent = await apiExpect<{ messages: Array<{ id: string }> }>(202, target.url, key, 'POST', '/v1/messages', sendBody(500, i * 500));
+      ids.push(...sent.messages.map((m) => m.id));
+    }
+    let next = 0;
+    const headers = { authorization: `Bearer ${key}` };
+    const byId: LoadResult[] = [];
+    for (const connections of settings.sweep) {
+      byId.push(await runLoad({
+        label: 'read by id', url: `${target.url}/v1/messages/${ids[0]}`, method: 'GET', connections, seconds: settings.seconds, headers,
+        setupRequest: (req) => ({ ...req, path: `/v1/messages/${ids[next++ % ids.length]}` }),
+      }));
+    }
+    const list = await runLoad({
+      label: 'read list', url: `${target.url}/v1/messages?limit=100`, method: 'GET', connections: Math.max(...settings.sweep), seconds: settings.seconds, headers,
+    });
+    const top = best(byId);
+    return {
+      figures: [
+        { key: 'read.getByIdPerSecond', label: 'GET /v1/messages/{id} per second (best of sweep)', value: top.okPerSecond, unit: 'req/s', goal: { op: '>=', value: 15_000 }, ceilingKey: ceilingKeys.get },
+        { key: 'read.getById.p99', label: `GET by id p99 (c=${top.connections})`, value: top.p99, unit: 'ms', ceilingKey: ceilingKeys.getP99(top.connections) },
+        { key: 'read.listPerSecond', label: `GET /v1/messages?limit=100 per second (c=${list.connections})`, value: list.okPerSecond, unit: 'req/s', ceilingKey: ceilingKeys.get },
+        { key: 'read.list.p99', label: `GET list p99 (c=${list.connections})`, value: list.p99, unit: 'ms', ceilingKey: ceilingKeys.getP99(list.connections) },
+      ],
+      sweep: toPoints('GET /v1/messages/{id}, req/s', 'read by id', byId),
+      details: { byId, list },
+    };
+  },
+};

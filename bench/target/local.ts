@@ -1,0 +1,78 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedServices } from '../../src/launcher/embedded-services.js';
+import { pickFreePort } from '../../src/launcher/free-port.js';
+import { loadConfig } from '../../src/config/config.js';
+import { openContext, closeContext } from '../../src/app/runtime.js';
+import { createDevCertificate, DEFAULT_DEV_NAMES } from '../../src/webhooks/delivery/dev-certificate.js';
+import { note } from '../lib/progress.js';
+import { HAFATRA_BIN, pinned, runHafatra, startChild, waitForHttp, type Child } from './processes.js';
+import { createPhoneGroups, createTenants } from './local-fixtures.js';
+import type { Target } from './target.js';
+
+export interface LocalOptions {
+  /** Write a V8 CPU profile of the API process into this directory (on exit). */
+  cpuProfileDir?: string;
+  /** CPU the API process is pinned to; the load generator takes another. */
+  apiCpu: number;
+}
+
+/**
+ * A whole Hafatra on this machine: embedded Postgres and Redis in a temporary data directory,
+ * `hafatra api` pinned to its own CPU, `hafatra worker` beside it, both as separate processes
+ * that reach the services through DATABASE_URL/REDIS_URL like a production split.
+ */
+export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hafatra-bench-'));
+  note(`local server: embedded Postgres and Redis in ${dataDir}`);
+  const services = await startEmbeddedServices({ dataDir });
+  const receiverCert = createDevCertificate({ names: DEFAULT_DEV_NAMES });
+  const caFile = join(dataDir, 'receiver-ca.pem');
+  await writeFile(caFile, receiverCert.cert);
+  const port = await pickFreePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    HAFATRA_KEY_RATE_PER_SECOND: '1000000',
+    HAFATRA_KEY_RATE_BURST: '1000000',
+    HAFATRA_PACING_PER_MINUTE: '1000000',
+    HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost,127.0.0.1',
+    NODE_EXTRA_CA_CERTS: caFile,
+  };
+  const children: Child[] = [];
+  const ctx = openContext(loadConfig({ LOG_LEVEL: 'silent' }, { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl }), 'bench');
+  const close = async () => {
+    for (const c of children.reverse()) await c.stop();
+    await closeContext(ctx).catch(() => undefined);
+    await services.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await runHafatra(['migrate'], env);
+    const profile = opts.cpuProfileDir ? [`--cpu-prof`, `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
+    const apiProc = startChild(pinned(opts.apiCpu, ['node', ...profile, HAFATRA_BIN, 'api']), env, 'hafatra api');
+    children.push(apiProc);
+    await waitForHttp(`http://127.0.0.1:${port}/openapi.json`, apiProc);
+    children.push(startChild(['node', HAFATRA_BIN, 'worker'], env, 'hafatra worker'));
+    note(`local server: api on http://127.0.0.1:${port} (pid ${apiProc.proc.pid}), worker started`);
+    return {
+      kind: 'local',
+      url: `http://127.0.0.1:${port}`,
+      apiPid: apiProc.proc.pid,
+      databaseUrl: services.databaseUrl,
+      redisUrl: services.redisUrl,
+      receiverCert,
+      tenants: (count) => createTenants(ctx, count),
+      phoneGroups: (orgs, perOrg) => createPhoneGroups(ctx, orgs, perOrg),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

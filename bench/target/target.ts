@@ -1,0 +1,34 @@
+/** What a scenario runs against: the local server the bench starts, or a deployment given by --url/--key. */
+export interface Tenant {
+  /** An API key of an organization with an eligible (paired, outbound, not draining) phone. */
+  key: string;
+}
+
+export interface PhoneCredential {
+  deviceId: string;
+  token: string;
+}
+
+export interface PhoneGroup {
+  /** Key of the organization the phones belong to. */
+  key: string;
+  phones: PhoneCredential[];
+}
+
+export interface Target {
+  kind: 'local' | 'remote';
+  /** http(s)://host:port of the API. */
+  url: string;
+  /** `count` organizations with a phone each (remote: the keys given, however many). */
+  tenants(count: number): Promise<Tenant[]>;
+  /** `orgs` organizations with `perOrg` phones each, pacing raised (remote: --device-tokens). */
+  phoneGroups(orgs: number, perOrg: number): Promise<PhoneGroup[]>;
+  /** The API process, for its resident memory (local only). */
+  apiPid?: number;
+  /** Direct access for the ceilings (local only). */
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** PEM the worker trusts for webhook receivers, with its key (local only; remote: bench makes its own). */
+  receiverCert?: { cert: string; key: string };
+  close(): Promise<void>;
+}
