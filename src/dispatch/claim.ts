@@ -63,12 +63,20 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
   if (picked.length === 0) return { jobs: [], retryAfterMs };
 
   const at = new Date();
-  const changed = await inTransaction(ctx.db, (tx) =>
-    applyTransitions(
+  const changed = await inTransaction(ctx.db, async (tx) => {
+    // The device row lock orders this claim with a revocation: a phone revoked a moment ago
+    // (before its Redis state said so) gets nothing.
+    const { rows } = await tx.query('SELECT revoked_at IS NULL AS live FROM devices WHERE id = $1 FOR SHARE', [device.deviceId]);
+    if (!rows[0]?.live) return null;
+    return applyTransitions(
       tx,
       picked.map((p) => ({ id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: device.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null })),
-    ),
-  );
+    );
+  });
+  if (changed === null) {
+    await putBack(ctx, device.orgId, picked.map((p) => p.id));
+    return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
+  }
   await runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], picked.map((p) => p.id));
   const won = new Set(changed.map((m) => m.id));
   const jobs = picked
@@ -82,4 +90,17 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
       expiresAt: new Date(p.meta.exp).toISOString(),
     }));
   return { jobs, retryAfterMs };
+}
+
+/** Returns picked messages to their queues (the claim was refused after Redis chose them). */
+async function putBack(ctx: AppContext, orgId: string, ids: string[]): Promise<void> {
+  const k = ctx.keys.org(orgId);
+  const { rows } = await ctx.db.query(
+    `SELECT id, requested_device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`,
+    [ids],
+  );
+  const m = ctx.redis.multi();
+  for (const r of rows as { id: string; deviceId: string | null }[]) m.zadd(r.deviceId ? k.deviceQueue(r.deviceId) : k.orgQueue(), 0, r.id);
+  m.zrem(k.claiming(), ...ids);
+  await m.exec();
 }

@@ -122,3 +122,14 @@ describe('claiming', () => {
     expect((await statusOf(sent.messages[0]!.id)).status).toBe('cancelled');
   });
 });
+
+describe('claiming against a revocation', () => {
+  it('gives nothing to a phone revoked in Postgres before Redis heard of it, and keeps the message for others', async () => {
+    const { key, orgId, devices } = await orgWithPhones(2, { pacing: 1000 });
+    const sent = await send(key, { to: '+261340000007', body: 'race' });
+    await app.ctx.db.query('UPDATE devices SET revoked_at = now() WHERE id = $1', [devices[0]]); // Redis still says live
+    expect(await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 5)).toMatchObject({ jobs: [], refused: 'revoked' });
+    const other = await claimJobs(app.ctx, { orgId, deviceId: devices[1]! }, 5);
+    expect(other.jobs.map((j) => j.messageId)).toEqual([sent.messages[0]!.id]);
+  });
+});
