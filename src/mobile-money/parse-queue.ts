@@ -41,15 +41,35 @@ function producer(ctx: AppContext): Queue {
   return queue;
 }
 
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`enqueue took longer than ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Called after the SMS committed. The job id is the first SMS's id, so a retried enqueue of the
  * same batch adds nothing; parsing itself is idempotent besides.
  */
 export async function enqueueParse(ctx: AppContext, incomingIds: string[]): Promise<void> {
   if (incomingIds.length === 0) return;
+  if (ctx.redis.status !== 'ready') {
+    ctx.log.warn({ incomingIds: incomingIds.length }, 'Redis not ready: mobile-money parse left to the recovery pass');
+    return;
+  }
+  const queue = producer(ctx);
   try {
-    await producer(ctx).add('parse', { incomingIds } satisfies ParseJobData, { jobId: incomingIds[0] });
+    // BullMQ waits for a lost connection to come back; a phone's request must not wait with it.
+    await withTimeout(queue.add('parse', { incomingIds } satisfies ParseJobData, { jobId: incomingIds[0] }), ENQUEUE_TIMEOUT_MS);
   } catch (err) {
+    // A queue whose first connection attempt failed stays failed: the next call builds a new one.
+    producers.delete(ctx);
+    void queue.close().catch(() => undefined);
     ctx.log.warn({ err, incomingIds: incomingIds.length }, 'mobile-money parse not enqueued; the recovery pass will read these SMS');
   }
 }

@@ -10,6 +10,7 @@ import { MobileMoneyEventSchema } from '../../../src/mobile-money/schemas.js';
 import { PARSER_VERSION } from '../../../src/mobile-money/reading/index.js';
 import type { DevicePrincipal } from '../../../src/auth/principal.js';
 import { newId } from '../../../src/ids/ids.js';
+import { Redis } from 'ioredis';
 import { MVOLA_PROMO, fakeAiReader, mvolaGarbled, mvolaReceived, randomReference, readingOf } from './support.js';
 
 let app: TestApp;
@@ -231,6 +232,20 @@ describe('events and idempotency', () => {
     expect(await readingOf(app, key, id, 0).catch(() => 'not read')).toBe('not read');
     await worker.recoverNow();
     expect((await readingOf(app, key, id))?.classification).toBe('matched');
+  });
+
+  it('stores an SMS at once while Redis is unreachable, and the recovery pass reads it', async () => {
+    const { key, phone } = await orgWithPhone();
+    const deadRedis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
+    const started = Date.now();
+    try {
+      const { incomingId } = await recordIncoming({ ...app.ctx, redis: deadRedis }, phone, sms({ from: 'MVola', body: mvolaReceived() }));
+      expect(Date.now() - started).toBeLessThan(2000);
+      await worker.recoverNow();
+      expect((await readingOf(app, key, incomingId!))?.classification).toBe('matched');
+    } finally {
+      deadRedis.disconnect();
+    }
   });
 
   it('asks the AI reader again for a record a crash left pending, and announces it then', async () => {
