@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { pairTestPhone, sendMessages, eventually, type TestPhone } from '../support/phones.js';
+import type { Job } from '../../src/phone/protocol.js';
+
+/**
+ * A second API process (a real `hafatra api` child) beside the in-process one, sharing Postgres
+ * and Redis: a send taken by either reaches phones held by both, each message once.
+ */
+let a: TestApp;
+let child: ChildProcess;
+let bUrl: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+
+beforeAll(async () => {
+  a = await startTestApp();
+  const port = await freePort();
+  bUrl = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'api'], {
+    env: { ...process.env, DATABASE_URL: a.ctx.config.databaseUrl, REDIS_URL: a.ctx.config.redisUrl, HAFATRA_REDIS_PREFIX: a.ctx.config.redisPrefix, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await eventually(async () => (await fetch(`${bUrl}/openapi.json`).then((r) => r.ok, () => false)), 20_000, 'the second API process');
+}, 30_000);
+
+afterAll(async () => {
+  child?.kill('SIGTERM');
+  await a?.close();
+});
+
+function collect(phone: TestPhone, into: Map<string, string>, onDone?: () => void) {
+  const client = phone.client;
+  return (jobs: Job[]) => {
+    for (const job of jobs) {
+      expect(into.has(job.messageId), `${job.messageId} reached two phones`).toBe(false);
+      into.set(job.messageId, phone.deviceId);
+      void (async () => {
+        await client.reportStatus({ messageId: job.messageId, status: 'sending' });
+        await client.reportStatus({ messageId: job.messageId, status: 'sent' });
+        onDone?.();
+      })();
+    }
+  };
+}
+
+it('delivers each message once across phones on two API processes, pinned ones to their phone', async () => {
+  const { org, key } = await a.createOrg({ dailyLimit: 100_000 });
+  const seen = new Map<string, string>();
+  const phones: TestPhone[] = [];
+  for (let i = 0; i < 4; i++) {
+    let handle: (jobs: Job[]) => void = () => undefined;
+    const phone = await pairTestPhone(a, org.id, {
+      pacingPerMinute: 100_000,
+      client: { ...(i % 2 === 1 ? { baseUrl: bUrl } : {}), onJobs: (jobs) => handle(jobs) },
+    });
+    handle = collect(phone, seen);
+    phones.push(phone);
+    await phone.client.connect();
+  }
+
+  // The API process that takes the send has no socket of the pinned phone: the push crosses processes.
+  const pinnedPhone = phones[1]!;
+  const t0 = Date.now();
+  const [pinned] = await sendMessages(a, key, 1, { deviceId: pinnedPhone.deviceId });
+  await eventually(() => seen.get(pinned!) === pinnedPhone.deviceId, 5000, 'the pinned job on the other process');
+  const pinnedLatency = Date.now() - t0;
+  expect(pinnedLatency).toBeLessThan(2000);
+
+  const ids = await sendMessages(a, key, 300);
+  await eventually(() => ids.every((id) => seen.has(id)), 15_000, 'every message handed out');
+  const perProcess = new Set(ids.map((id) => phones.findIndex((p) => p.deviceId === seen.get(id)) % 2));
+  expect(perProcess.size).toBe(2); // phones of both processes got work
+  await eventually(async () => {
+    const { rows } = await a.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = 'sent'`, [org.id]);
+    return rows[0].n === 301;
+  }, 15_000, 'all sent');
+  for (const p of phones) await p.client.close();
+}, 60_000);
