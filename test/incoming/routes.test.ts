@@ -95,6 +95,16 @@ describe('GET /v1/incoming', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the received-SMS and mobile-money routes of the public API', async () => {
+    const res = await app.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    for (const path of ['/v1/incoming', '/v1/incoming/{incomingId}', '/v1/mobile-money', '/v1/mobile-money/{eventId}']) {
+      expect(Object.keys(res.body.paths), path).toContain(path);
+    }
+  });
+});
+
 describe('GET /v1/incoming/:incomingId', () => {
   it('answers every field of the spec', async () => {
     const phone = await unlockedPhone(app, orgId);
