@@ -5,6 +5,7 @@ import { insertTestDevice } from '../support/devices.js';
 import { revokeApiKey, rotateApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES } from '../../src/auth/principal.js';
 import { expectError } from './expect-error.js';
+import { redisReady } from './redis-ready.js';
 
 let app: TestApp;
 let orgId: string;
@@ -58,6 +59,7 @@ describe('a request without a valid API key is refused with 401 unauthorized', (
   it('refuses a revoked key on another API process sharing Redis and Postgres', async () => {
     const other = await startTestApp({ redisPrefix: app.ctx.config.redisPrefix });
     try {
+      await redisReady(other);
       const made = await app.createKey(orgId, SCOPES);
       expect((await other.request('GET', '/v1/messages', { key: made.key })).status).toBe(200);
       await revokeApiKey(app.ctx, made.id);
