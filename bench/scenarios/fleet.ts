@@ -101,7 +101,7 @@ export const fleet: Scenario = {
     const f = await startFleet({ baseUrl: target.url, phones, mode: 'work', label: 'fleet' });
     try {
       if (f.connected === 0) throw new Error(`no phone connected: ${f.firstError}`);
-      const total = settings.quick ? 1_000 : 50_000;
+      const total = settings.quick ? 500 : 20_000;
       const max = await maxLoad(target.url, groups, f, total, settings.quick ? 20_000 : 120_000);
       const half = await paced(target.url, groups, f, Math.max(50, max.perSecond / 2), Math.max(2, settings.seconds), total + 10_000);
       return {

@@ -49,7 +49,7 @@ export const sockets: Scenario = {
     const groups = await target.phoneGroups(Math.ceil(count / PHONES_PER_ORG), Math.min(count, PHONES_PER_ORG));
     const phones = groups.flatMap((g) => g.phones).slice(0, count);
     const before = await residentMb(target.apiPid);
-    const hold = Math.max(3, settings.seconds);
+    const hold = settings.quick ? 1 : Math.max(3, settings.seconds);
     const fleet = await startFleet({ baseUrl: target.url, phones, mode: 'idle', label: 'sockets' });
     let peak: number | undefined;
     try {

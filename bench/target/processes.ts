@@ -3,7 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { sleep } from '../lib/stats.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const HAFATRA_BIN = fileURLToPath(new URL('../../bin/hafatra.js', import.meta.url));
+const HAFATRA_BIN = fileURLToPath(new URL('../../bin/hafatra.js', import.meta.url));
+const HAFATRA_SOURCE = fileURLToPath(new URL('../../src/cli/entry.ts', import.meta.url));
+
+/**
+ * How to run `hafatra`: the built CLI (what `npm run bench` builds first, and what users run), or
+ * the sources through tsx when HAFATRA_BENCH_FROM_SOURCE=1 (the CI test, which does not build).
+ */
+export function hafatraCommand(nodeFlags: string[] = []): string[] {
+  return process.env.HAFATRA_BENCH_FROM_SOURCE === '1'
+    ? ['node', ...nodeFlags, '--import', 'tsx', HAFATRA_SOURCE]
+    : ['node', ...nodeFlags, HAFATRA_BIN];
+}
 
 const hasTaskset = spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
 const cpuCount = (await import('node:os')).availableParallelism();
@@ -68,7 +79,7 @@ export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000)
 
 /** Runs a hafatra command to completion (migrate), throwing with its output on failure. */
 export async function runHafatra(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = startChild(['node', HAFATRA_BIN, ...args], env, `hafatra ${args.join(' ')}`);
+  const child = startChild([...hafatraCommand(), ...args], env, `hafatra ${args.join(' ')}`);
   const code = await new Promise<number | null>((resolve) => child.proc.once('exit', resolve));
   if (code !== 0) throw new Error(`hafatra ${args.join(' ')} failed (${code}):\n${child.output()}`);
   return child.output();

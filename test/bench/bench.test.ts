@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'sockets', 'webhooks', 'parse'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function bench(args: string[], timeoutMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args], {
+      env: { ...process.env, HAFATRA_BENCH_FROM_SOURCE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function resultFiles(dir: string) {
+  const names = await readdir(dir);
+  const base = names.find((n) => n.endsWith('.json'))?.replace(/\.json$/, '');
+  if (!base) throw new Error(`no result JSON in ${dir}: ${names.join(', ')}`);
+  expect(names).toEqual(expect.arrayContaining([`${base}.md`, `${base}.svg`]));
+  return {
+    json: JSON.parse(await readFile(join(dir, `${base}.json`), 'utf8')),
+    md: await readFile(join(dir, `${base}.md`), 'utf8'),
+    svg: await readFile(join(dir, `${base}.svg`), 'utf8'),
+  };
+}
+
+describe('npm run bench --quick (every scenario against a local server, small scale)', () => {
+  it('completes every scenario and writes the table, JSON, Markdown and SVG', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-results-'));
+    const run = await bench(['--quick', '--out', out], 170_000);
+    expect(run.stderr + run.stdout).not.toMatch(/failed:/);
+    expect(run.code).toBe(0);
+    const { json, md, svg } = await resultFiles(out);
+    expect(json.quick).toBe(true);
+    expect(json.results.map((r: { scenario: string }) => r.scenario)).toEqual(ALL);
+    const byKey = new Map<string, { value: number; ratio?: number }>(
+      json.results.flatMap((r: { figures: Array<{ key: string }> }) => r.figures.map((f) => [f.key, f])),
+    );
+    for (const key of [
+      'ceilings.hello-post.messagesPerSecond', 'ceilings.hello-get.requestsPerSecond', 'ceilings.postgres.rowsPerSecond', 'ceilings.redis.messagesPerSecond',
+      'bulk-send.messagesPerSecond', 'bulk-send.p99', 'read.getByIdPerSecond', 'read.listPerSecond', 'fleet.deliveredPerSecond',
+      'fleet.jobsLatency.p99', 'sockets.held', 'sockets.apiRssMb', 'webhooks.deliveriesPerSecond', 'webhooks.hangingLossPercent', 'parse.smsPerSecond',
+    ]) {
+      expect(byKey.get(key), key).toBeDefined();
+    }
+    // Work actually happened: sends were accepted, phones held, the ratios were filled in.
+    expect(byKey.get('bulk-send.messagesPerSecond')!.value).toBeGreaterThan(0);
+    expect(byKey.get('bulk-send.messagesPerSecond')!.ratio).toBeGreaterThan(0);
+    expect(byKey.get('sockets.held')!.value).toBe(100);
+    expect(run.stdout).toMatch(/scenario\s+figure\s+value\s+target\s+pass/);
+    expect(md).toContain('| bulk-send | messages accepted/s');
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('<polyline');
+  }, 180_000);
+});
+
+describe('bench against a remote deployment', () => {
+  it('marks a scenario that needs the local server as not available, and still writes results', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-results-'));
+    const run = await bench(['webhooks', 'parse', '--quick', '--url', 'http://127.0.0.1:9', '--key', 'hf_x', '--out', out], 60_000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/webhooks\s+not available yet: needs the local server/);
+    const { json } = await resultFiles(out);
+    expect(json.results.map((r: { status: string }) => r.status)).toEqual(['skipped', 'ok']);
+  }, 70_000);
+
+  it('refuses --url without a key, and an unknown scenario, with the usage', async () => {
+    const noKey = await bench(['bulk-send', '--url', 'http://127.0.0.1:9'], 30_000);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('--url needs --key');
+    const unknown = await bench(['bulk-sned'], 30_000);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown scenario bulk-sned');
+  }, 70_000);
+});
