@@ -59,6 +59,7 @@ export class DeviceClient {
   private refSeq = 0;
   private attempt = 0;
   private lastReceivedAt = 0;
+  private lastError = '';
   private reconnectTimer: NodeJS.Timeout | null = null;
   private connectWaiter: { resolve(): void; reject(err: Error): void } | null = null;
   private closedWaiters: (() => void)[] = [];
@@ -79,13 +80,22 @@ export class DeviceClient {
     return this.pending.size;
   }
 
-  /** Resolves once the socket is open; rejects if the token is refused (401) or close() is called first. */
-  connect(): Promise<void> {
+  /**
+   * Resolves once the socket is open; rejects if the token is refused (401), if close() is called
+   * first, or (code `unreachable`) when `timeoutMs` passes without a connection: the client
+   * then keeps trying until close().
+   */
+  connect(timeoutMs?: number): Promise<void> {
     if (this.state === 'open') return Promise.resolve();
     if (this.isStopped()) return Promise.reject(new DeviceProtocolError(this.state, `client is ${this.state}`));
     const opened = new Promise<void>((resolve, reject) => { this.connectWaiter = { resolve, reject }; });
     if (this.state === 'idle') this.open();
-    return opened;
+    if (timeoutMs === undefined) return opened;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeviceProtocolError('unreachable', `no connection to ${this.opts.baseUrl} within ${timeoutMs} ms${this.lastError ? `: ${this.lastError}` : ''}`)), timeoutMs);
+    });
+    return Promise.race([opened, timeout]).finally(() => clearTimeout(timer));
   }
 
   heartbeat(heartbeat: Heartbeat = {}): Promise<HeartbeatAck> {
@@ -166,7 +176,7 @@ export class DeviceClient {
     ws.on('open', () => this.onOpen());
     ws.on('message', (data) => this.onMessage(String(data)));
     ws.on('ping', () => { this.lastReceivedAt = Date.now(); });
-    ws.on('error', () => { /* a close event follows; reconnecting is decided there */ });
+    ws.on('error', (err) => { this.lastError = err.message; }); // a close event follows: reconnecting is decided there
     ws.on('close', (code, reason) => this.onClose(ws, code, reason.toString(), refusedStatus));
   }
 

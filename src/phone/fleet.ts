@@ -1,4 +1,5 @@
 import { DeviceClient } from './device-client.js';
+import type { PairResult } from './protocol.js';
 import { SimulatedPhone, type PhoneCounters, type SimulatedPhoneOptions } from './simulated-phone.js';
 
 export type FleetPhoneOptions = Omit<SimulatedPhoneOptions, 'baseUrl' | 'token' | 'name'>;
@@ -11,6 +12,8 @@ export interface FleetOptions extends FleetPhoneOptions {
   codes?: readonly string[];
   /** Phone names: `${namePrefix} ${i + 1}`. Default 'Simulated phone'. */
   namePrefix?: string;
+  /** Give up starting when a phone has no connection after this long. Default 30 s. */
+  connectTimeoutMs?: number;
 }
 
 export interface FleetTotals extends PhoneCounters {
@@ -30,12 +33,10 @@ async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T, 
   return out;
 }
 
-/** Exchanges pairing codes for device tokens (POST /device/v1/pair), in the codes' order. */
-export async function pairCodes(baseUrl: string, codes: readonly string[], namePrefix = 'Simulated phone'): Promise<string[]> {
-  return inBatches(codes, STARTUP_CONCURRENCY, async (code, i) => {
-    const { token } = await DeviceClient.pair(baseUrl, { code, name: `${namePrefix} ${i + 1}`, model: 'Hafatra simulator', appVersion: 'hafatra-sim/1.0' });
-    return token;
-  });
+/** Exchanges pairing codes for device ids and tokens (POST /device/v1/pair), in the codes' order. */
+export function pairCodes(baseUrl: string, codes: readonly string[], namePrefix = 'Simulated phone'): Promise<PairResult[]> {
+  return inBatches(codes, STARTUP_CONCURRENCY, (code, i) =>
+    DeviceClient.pair(baseUrl, { code, name: `${namePrefix} ${i + 1}`, model: 'Hafatra simulator', appVersion: 'hafatra-sim/1.0' }));
 }
 
 /** N simulated phones against one server, with totals across them. */
@@ -44,12 +45,13 @@ export class Fleet {
 
   /** Pairs (if given codes) and connects every phone; rejects if any token is refused. */
   static async start(opts: FleetOptions): Promise<Fleet> {
-    const { baseUrl, tokens, codes, namePrefix = 'Simulated phone', ...phoneOpts } = opts;
-    const all = [...(tokens ?? []), ...(codes ? await pairCodes(baseUrl, codes, namePrefix) : [])];
+    const { baseUrl, tokens, codes, namePrefix = 'Simulated phone', connectTimeoutMs = 30_000, ...phoneOpts } = opts;
+    const paired = codes ? await pairCodes(baseUrl, codes, namePrefix) : [];
+    const all = [...(tokens ?? []), ...paired.map((p) => p.token)];
     if (all.length === 0) throw new Error('a fleet needs device tokens or pairing codes');
     const fleet = new Fleet(all.map((token, i) => new SimulatedPhone({ ...phoneOpts, baseUrl, token, name: `${namePrefix} ${i + 1}` })));
     try {
-      await inBatches(fleet.phones, STARTUP_CONCURRENCY, (phone) => phone.start());
+      await inBatches(fleet.phones, STARTUP_CONCURRENCY, (phone) => phone.start(connectTimeoutMs));
     } catch (err) {
       await fleet.stop();
       throw err;
@@ -83,6 +85,11 @@ export class Fleet {
   /** Every phone's send latencies (job arrival → sent/failed acknowledged), in ms. */
   sendLatencies(): number[] {
     return this.phones.flatMap((p) => p.sendLatenciesMs);
+  }
+
+  /** The latest errors of every phone (at most `max`). */
+  recentErrors(max = 10): string[] {
+    return this.phones.flatMap((p) => p.recentErrors.map((e) => `${p.name}: ${e}`)).slice(-max);
   }
 
   async stop(): Promise<void> {

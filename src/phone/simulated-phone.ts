@@ -105,9 +105,9 @@ export class SimulatedPhone {
     return this.queue.length + this.active;
   }
 
-  /** Connects (rejects on a refused token), then heartbeats and receives SMS at the configured rates. */
-  async start(): Promise<void> {
-    await this.client.connect();
+  /** Connects (rejects on a refused token, or after timeoutMs), then heartbeats and receives SMS at the configured rates. */
+  async start(timeoutMs?: number): Promise<void> {
+    await this.client.connect(timeoutMs);
     this.health.start(this.opts.heartbeatIntervalMs ?? 60_000);
     this.incoming.start(this.opts.incomingPerMinute ?? 0);
   }

@@ -107,6 +107,16 @@ describe('DeviceClient: connections', () => {
     expect(client.connected).toBe(false);
   });
 
+  it('gives up waiting for an unreachable server after the connect timeout, saying why', async () => {
+    const client = new DeviceClient({ baseUrl: 'http://127.0.0.1:1', token: `hfd_${'A'.repeat(43)}`, reconnect: { minMs: 20, maxMs: 50 } });
+    try {
+      expect(await rejection(client.connect(300))).toMatchObject({ code: 'unreachable', message: expect.stringContaining('ECONNREFUSED') });
+      expect(client.stats.connects).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('pairs with a one-time code, and refuses the code a second time', async () => {
     const { org } = await app.createOrg();
     const { code } = await createPairingCode(app.ctx, org.id);

@@ -5,6 +5,7 @@ import { keyCommands } from './key.js';
 import { webhookCommands } from './webhook.js';
 import { mobileMoneyCommands } from './mobile-money.js';
 import { deviceCommands } from './device.js';
+import { phoneSimCommands } from './phone-sim.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
-export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands, ...mobileMoneyCommands];
+export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands, ...mobileMoneyCommands, ...phoneSimCommands];

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startPhoneTestApp, pairTestPhone, sendMessages, eventually, type PhoneTestApp } from '../support/phones.js';
+import { createPairingCode } from '../../src/devices/pairing.js';
+
+let app: PhoneTestApp;
+let dir: string;
+beforeAll(async () => {
+  app = await startPhoneTestApp();
+  dir = await mkdtemp(join(tmpdir(), 'phone-sim-'));
+});
+afterAll(async () => {
+  await app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Sim {
+  stdout: string;
+  stderr: string;
+  exited: Promise<number>;
+  interrupt(): void;
+}
+
+/** `hafatra phone-sim …` in its own process, as the bench runs it, next to the test's database. */
+function phoneSim(...args: string[]): Sim {
+  const env = {
+    ...process.env, DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'),
+    HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'phone-sim', '--url', app.url, ...args], { env });
+  const sim: Sim = {
+    stdout: '', stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1))),
+    interrupt: () => child.kill('SIGINT'),
+  };
+  child.stdout.on('data', (d) => { sim.stdout += String(d); });
+  child.stderr.on('data', (d) => { sim.stderr += String(d); });
+  return sim;
+}
+
+const connectedCount = async (orgId: string) =>
+  Number((await app.ctx.db.query('SELECT count(*) FROM devices WHERE org_id = $1 AND socket_connected', [orgId])).rows[0].count);
+
+describe('hafatra phone-sim', () => {
+  it('runs phones from a token file until Ctrl-C and prints a JSON summary of what they did', async () => {
+    const { org, key } = await app.createOrg();
+    const tokens = [];
+    for (let i = 0; i < 3; i++) tokens.push((await pairTestPhone(app, org.id, { pacingPerMinute: 10_000 })).token);
+    const file = join(dir, 'tokens.txt');
+    await writeFile(file, `# simulated phones\n${tokens.join('\n')}\n\n`);
+
+    const sim = phoneSim('--tokens', file, '--latency-ms', '5', '--failure-rate', '0', '--delivery-rate', '1', '--concurrency', '10', '--json');
+    try {
+      await eventually(async () => (await connectedCount(org.id)) === 3, 20_000, 'three phones connected');
+      const ids = await sendMessages(app, key, 30);
+      await eventually(async () => {
+        const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'delivered'`, [ids]);
+        return rows[0].n === 30;
+      }, 10_000, 'thirty messages delivered');
+    } finally {
+      sim.interrupt();
+    }
+    expect(await sim.exited).toBe(0);
+    const summary = JSON.parse(sim.stdout);
+    expect(summary).toMatchObject({ phones: 3, jobsReceived: 30, sent: 30, delivered: 30, failed: 0, errors: 0 });
+    expect(summary.sendLatencyMs.p50).toBeGreaterThan(0);
+    await eventually(async () => (await connectedCount(org.id)) === 0, 5000, 'phones disconnected after the run');
+  }, 60_000);
+
+  it('pairs its own phones with --org, raises their pacing, and stops after --duration', async () => {
+    const { org } = await app.createOrg();
+    const sim = phoneSim('--org', org.name, '--count', '2', '--pacing-per-minute', '5000', '--incoming-per-minute', '0', '--duration', '2', '--json');
+    expect(await sim.exited, sim.stderr).toBe(0);
+    expect(JSON.parse(sim.stdout)).toMatchObject({ phones: 2, errors: 0 });
+    const { rows } = await app.ctx.db.query('SELECT name, pacing_per_minute FROM devices WHERE org_id = $1 ORDER BY name', [org.id]);
+    expect(rows).toEqual([
+      { name: 'Simulated phone 1', pacing_per_minute: 5000 },
+      { name: 'Simulated phone 2', pacing_per_minute: 5000 },
+    ]);
+  }, 60_000);
+
+  it('pairs phones from a file of pairing codes', async () => {
+    const { org } = await app.createOrg();
+    const file = join(dir, 'codes.txt');
+    await writeFile(file, (await createPairingCode(app.ctx, org.id)).code);
+    const sim = phoneSim('--codes', file, '--duration', '1', '--json');
+    expect(await sim.exited, sim.stderr).toBe(0);
+    expect(JSON.parse(sim.stdout)).toMatchObject({ phones: 1 });
+    expect((await app.ctx.db.query('SELECT count(*)::int AS n FROM devices WHERE org_id = $1', [org.id])).rows[0].n).toBe(1);
+  }, 60_000);
+
+  it('refuses unusable arguments with its usage (exit 2), and a refused token with exit 1', async () => {
+    const none = phoneSim('--duration', '1');
+    expect(await none.exited).toBe(2);
+    expect(none.stderr).toMatch(/exactly one of --tokens FILE, --codes FILE or --org ORG[\s\S]*usage: hafatra phone-sim/);
+
+    const rate = phoneSim('--org', 'x', '--failure-rate', '2');
+    expect(await rate.exited).toBe(2);
+    expect(rate.stderr).toContain('--failure-rate must be a number from 0 to 1');
+
+    const file = join(dir, 'bad-token.txt');
+    await writeFile(file, `hfd_${'C'.repeat(43)}\n`);
+    const refused = phoneSim('--tokens', file, '--duration', '1');
+    expect(await refused.exited).toBe(1);
+    expect(refused.stderr).toContain('refused this device token');
+  }, 60_000);
+});
