@@ -10,6 +10,7 @@ import { batched } from './worker/batcher.js';
 import { loadDeliveries } from './worker/load-deliveries.js';
 import { recordAttempts } from './worker/record-attempts.js';
 import { endpointSlots } from './worker/endpoint-slots.js';
+import { endpointGate } from './worker/endpoint-gate.js';
 import { deliverer } from './worker/deliver.js';
 
 export const DEFAULT_DELIVERY_CONCURRENCY = 500;
@@ -43,7 +44,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
   const deliver = deliverer({
     ctx,
     ca: opts.ca,
-    slots: endpointSlots(queueConnection, ctx.config.redisPrefix, opts.perEndpointConcurrency ?? DEFAULT_PER_ENDPOINT_CONCURRENCY, ctx.config.webhookTimeoutMs + 5000),
+    gate: endpointGate(endpointSlots(queueConnection, ctx.config.redisPrefix, opts.perEndpointConcurrency ?? DEFAULT_PER_ENDPOINT_CONCURRENCY, ctx.config.webhookTimeoutMs + 5000)),
     load: batched((ids: string[]) => loadDeliveries(ctx.db, ids), { maxItems: 500, maxConcurrent: 4 }),
     record: batched(
       (records) => inTransaction(ctx.db, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
@@ -54,7 +55,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
   const worker = new Worker<DeliveryJobData>(
     DELIVERY_QUEUE,
     async (job, token) => {
-      const next = await deliver(job.data.deliveryId);
+      const next = await deliver(job.data);
       if (next.kind === 'done') return;
       await job.moveToDelayed(next.at, token);
       throw new DelayedError();

@@ -8,13 +8,13 @@ import { stopPendingDeliveries } from '../stop-deliveries.js';
 import { signingSecrets, type DeliveryWork } from './load-deliveries.js';
 import { outcomeOfAttempt, type AttemptOutcome } from './schedule.js';
 import type { AttemptRecord } from './record-attempts.js';
-import type { EndpointSlots } from './endpoint-slots.js';
+import type { EndpointGate } from './endpoint-gate.js';
 
 export interface DeliverDeps {
   ctx: AppContext;
   load(deliveryId: string): Promise<DeliveryWork | null>;
   record(attempt: AttemptRecord): Promise<AttemptOutcome>;
-  slots: EndpointSlots;
+  gate: EndpointGate;
   /** Extra trusted CA certificates (PEM): tests give their receiver's. */
   ca?: string | string[];
 }
@@ -49,44 +49,31 @@ async function attempt(deps: DeliverDeps, w: DeliveryWork): Promise<AttemptResul
   return { ok: result.ok, statusCode: result.statusCode, error: result.error };
 }
 
-/**
- * Backing off from a full endpoint: the more often its slots were full, the longer the wait, so
- * a hanging endpoint's backlog does not churn through the queue. Jitter spreads the returns.
- */
-function bounceDelays() {
-  const bounces = new Map<string, number>();
-  return {
-    next(endpointId: string): number {
-      const n = (bounces.get(endpointId) ?? 0) + 1;
-      bounces.set(endpointId, n);
-      return Math.min(100 * 2 ** n, 5000) * (0.5 + Math.random());
-    },
-    clear: (endpointId: string) => void bounces.delete(endpointId),
+export function deliverer(deps: DeliverDeps): (job: { deliveryId: string; endpointId: string }) => Promise<NextStep> {
+  // The endpoint's slot is taken before anything else, so a delivery turned away costs no query.
+  return async ({ deliveryId, endpointId }) => {
+    const entry = await deps.gate.enter(endpointId, deliveryId);
+    if (!entry.ok) return { kind: 'later', at: Date.now() + entry.retryInMs };
+    try {
+      return await deliverInSlot(deps, deliveryId);
+    } finally {
+      await deps.gate.leave(endpointId, deliveryId);
+    }
   };
 }
 
-export function deliverer(deps: DeliverDeps): (deliveryId: string) => Promise<NextStep> {
-  const bounce = bounceDelays();
-  return async (deliveryId) => {
-    const w = await deps.load(deliveryId);
-    if (!w || w.status === 'delivered' || w.status === 'dead') return DONE;
-    if (!w.enabled) {
-      await stopPendingDeliveries(deps.ctx.db, [w.endpointId], 'endpoint disabled');
-      return DONE;
-    }
-    if (w.nextAttemptAt && w.nextAttemptAt.getTime() > Date.now() + EARLY_SLACK_MS) return { kind: 'later', at: w.nextAttemptAt.getTime() };
-    if (!(await deps.slots.acquire(w.endpointId, w.id))) return { kind: 'later', at: Date.now() + bounce.next(w.endpointId) };
-    bounce.clear(w.endpointId);
-    const startedAt = new Date();
-    let result: AttemptResult;
-    try {
-      result = await attempt(deps, w);
-    } finally {
-      await deps.slots.release(w.endpointId, w.id);
-    }
-    const finishedAt = new Date();
-    const outcome = outcomeOfAttempt(result.ok, w.attempts + 1, deps.ctx.config.webhookScheduleSeconds, finishedAt);
-    const final = await deps.record({ deliveryId: w.id, endpointId: w.endpointId, ...result, ...outcome, startedAt, finishedAt });
-    return final.status === 'retrying' && final.nextAttemptAt ? { kind: 'later', at: final.nextAttemptAt.getTime() } : DONE;
-  };
+async function deliverInSlot(deps: DeliverDeps, deliveryId: string): Promise<NextStep> {
+  const w = await deps.load(deliveryId);
+  if (!w || w.status === 'delivered' || w.status === 'dead') return DONE;
+  if (!w.enabled) {
+    await stopPendingDeliveries(deps.ctx.db, [w.endpointId], 'endpoint disabled');
+    return DONE;
+  }
+  if (w.nextAttemptAt && w.nextAttemptAt.getTime() > Date.now() + EARLY_SLACK_MS) return { kind: 'later', at: w.nextAttemptAt.getTime() };
+  const startedAt = new Date();
+  const result = await attempt(deps, w);
+  const finishedAt = new Date();
+  const outcome = outcomeOfAttempt(result.ok, w.attempts + 1, deps.ctx.config.webhookScheduleSeconds, finishedAt);
+  const final = await deps.record({ deliveryId: w.id, endpointId: w.endpointId, ...result, ...outcome, startedAt, finishedAt });
+  return final.status === 'retrying' && final.nextAttemptAt ? { kind: 'later', at: final.nextAttemptAt.getTime() } : DONE;
 }
