@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { apiRoutes } from '../../src/app/routes.js';
+import { redisReady } from './redis-ready.js';
 
 let app: TestApp;
 let doc: any;
 
 beforeAll(async () => {
   app = await startTestApp();
+  await redisReady(app); // closing a context whose Redis is still connecting rejects unhandled
   const res = await app.request('GET', '/openapi.json');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
