@@ -3,6 +3,7 @@ import { createHttpServer } from '../http/server.js';
 import { apiKeyAuthenticator } from '../auth/authenticate-api-key.js';
 import { errors } from '../errors/errors.js';
 import { apiRoutes } from './routes.js';
+import { contextReady } from './runtime.js';
 import type { Authenticators } from '../http/router.js';
 import type { TemplatedApp } from '../http/uws.js';
 
@@ -19,6 +20,7 @@ export interface ApiExtensions {
 }
 
 export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): Promise<ApiServer> {
+  await contextReady(ctx);
   const inflight = { count: 0 };
   const server = createHttpServer(
     apiRoutes(ctx),

@@ -1,19 +1,25 @@
 import type { Config } from '../config/config.js';
 import { createDb } from '../db/pool.js';
-import { createRedis } from '../redis/connection.js';
+import { createRedis, redisReady } from '../redis/connection.js';
 import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
 import type { AppContext } from './context.js';
 
 export function openContext(config: Config, name = 'hafatra'): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
+  const log = createLogger(config.logLevel, name);
   return {
     config,
-    log: createLogger(config.logLevel, name),
+    log,
     db: createDb(config.databaseUrl, config.pgPoolSize),
-    redis: createRedis(config.redisUrl, { failFast: true, name }),
+    redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
   };
+}
+
+/** Postgres answers and Redis is connected: a process starts serving only after this. */
+export async function contextReady(ctx: AppContext): Promise<void> {
+  await Promise.all([redisReady(ctx.redis), ctx.db.query('SELECT 1')]);
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

@@ -51,6 +51,13 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
 
   let rows: MessageRow[];
   try {
+    // Redis forgot this key (flushed) but Postgres may remember it: a retry gets its original
+    // answer even if no phone could take a new send now.
+    if (idempotencyKey !== undefined && (await findBatchByKey(ctx.db, orgId, idempotencyKey))) {
+      const replay = await replayFromPostgres(ctx, orgId, idempotencyKey, hash);
+      await admission.release();
+      return replay;
+    }
     await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
     const committed = await commitBatch(ctx, orgId, body, recipients, hash, idempotencyKey);
     if ('replay' in committed) {

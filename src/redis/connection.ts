@@ -6,11 +6,26 @@ export type { Redis };
  * Request paths fail fast when Redis is down (no offline queue): a send answers 500 instead of
  * hanging, and nothing half-written is acknowledged. Workers use their own connections.
  */
-export function createRedis(url: string, opts: { failFast?: boolean; name?: string } = {}): Redis {
-  return new Redis(url, {
+export function createRedis(url: string, opts: { failFast?: boolean; name?: string; onError?: (err: Error) => void } = {}): Redis {
+  const redis = new Redis(url, {
     connectionName: opts.name ?? 'hafatra',
     enableOfflineQueue: !opts.failFast,
     maxRetriesPerRequest: opts.failFast ? 1 : null,
     lazyConnect: false,
+  });
+  // ioredis reconnects by itself; an unhandled 'error' event would only print noise.
+  redis.on('error', opts.onError ?? (() => undefined));
+  return redis;
+}
+
+/** Resolves once the connection can take commands (a fail-fast connection refuses them before). */
+export function redisReady(redis: Redis, timeoutMs = 15_000): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }

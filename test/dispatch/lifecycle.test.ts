@@ -153,7 +153,8 @@ describe('Redis losing its data', () => {
     const early = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
     expect(early.jobs).toHaveLength(10);
     await flushPrefix(app.ctx);
-    expect(await rebuildQueuesIfLost(app.ctx)).toBe(50);
+    // Every organization's queued messages are rebuilt (other test files share this database).
+    expect(await rebuildQueuesIfLost(app.ctx)).toBeGreaterThanOrEqual(50);
     expect(await rebuildQueuesIfLost(app.ctx)).toBe(0);
     const seen = new Set(early.jobs.map((j) => j.messageId));
     for (;;) {
