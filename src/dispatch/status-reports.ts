@@ -40,6 +40,7 @@ function isRepeat(current: MessageStatus, reported: ReportableStatus): boolean {
 export class StatusReportWriter {
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: AppContext, private readonly opts: { maxBatch?: number; maxDelayMs?: number } = {}) {}
 
@@ -51,9 +52,20 @@ export class StatusReportWriter {
     });
   }
 
-  async flush(): Promise<void> {
+  /**
+   * One write at a time: were two batches written at once, a phone's `sent` could commit before
+   * its `sending` and be refused as invalid_transition. Reports arriving meanwhile wait for the
+   * next batch.
+   */
+  flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    const run = this.writing.then(() => this.writeBatch());
+    this.writing = run.catch(() => {});
+    return run;
+  }
+
+  private async writeBatch(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
