@@ -4,6 +4,7 @@ import { SocketProxy } from './socket-proxy.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
+import { syncDeviceState } from '../../src/devices/device-state.js';
 
 let app: PhoneTestApp;
 let proxy: SocketProxy;
@@ -75,6 +76,25 @@ describe('DeviceClient: jobs and status reports', () => {
     expect(await rejection(other.client.reportStatus({ messageId: id!, status: 'sending' }))).toMatchObject({ code: 'invalid_transition' });
     expect(await rejection(phone.client.reportStatus({ messageId: id!, status: 'sent', failureCode: 'Not A Code' }))).toMatchObject({ code: 'invalid_request' });
     expect((await message(key, id!)).status).toBe('claimed');
+  });
+
+  it('takes pipelined reports (sending then sent, not waiting for acks) in the order the phone sent them', async () => {
+    const { org, key } = await app.createOrg({ dailyLimit: 10_000 });
+    const phone = await connectedPhone(org.id);
+    await app.ctx.db.query('UPDATE devices SET pacing_per_minute = 100000 WHERE id = $1', [phone.deviceId]);
+    await syncDeviceState(app.ctx, phone.deviceId);
+    const ids = await sendMessages(app, key, 100);
+    const claimed = (await phone.client.claim(100)).jobs;
+    await eventually(() => phone.jobs.length + claimed.length === 100, 3000, 'all jobs');
+    // A phone reports `sent` as soon as the radio says so, whether or not `sending` was acknowledged:
+    // here while the server is still writing the batch of `sending` reports.
+    const reports = ids.map((id) => phone.client.reportStatus({ messageId: id, status: 'sending' }));
+    await new Promise((r) => setTimeout(r, 3));
+    reports.push(...ids.map((id) => phone.client.reportStatus({ messageId: id, status: 'sent' })));
+    const outcomes = await Promise.allSettled(reports);
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    const { rows } = await app.ctx.db.query(`SELECT status, count(*)::int AS n FROM messages WHERE id = ANY($1) GROUP BY status`, [ids]);
+    expect(rows).toEqual([{ status: 'sent', n: 100 }]);
   });
 
   it('claims jobs itself, never handing over a message twice between pushes and claims', async () => {
