@@ -1,6 +1,6 @@
 // `npm run bench`: every scenario against a local server it starts, or the ones named against
 // --url/--key. Prints a table, writes bench/results/<timestamp>.json, .md and .svg.
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseBenchArgs, USAGE, type BenchArgs } from './lib/args.js';
 import { note } from './lib/progress.js';
@@ -70,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     startedAt,
     target: target.kind === 'local' ? `local server (${target.url})` : target.url,
     quick: settings.quick,
-    machine: `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`,
+    machine: `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`,
     pinning: pinnedClient
       ? `API process and hello-world ceiling pinned to CPU ${settings.apiCpu}; bench client, phone fleet and receiver to CPU ${settings.clientCpu}; Postgres, Redis and the worker unpinned.`
       : 'No CPU pinning (taskset missing, one CPU, or remote target).',

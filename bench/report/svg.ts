@@ -18,18 +18,30 @@ interface Line {
   points: Array<[number, number]>;
 }
 
+/** A log scale when the series differ by more than 20× (Hafatra beside its hello-world ceiling), else linear from 0. */
+function scale(values: number[]): { at(v: number): number; ticks: number[]; log: boolean } {
+  const finite = values.filter((v) => Number.isFinite(v) && v > 0);
+  const max = Math.max(1e-9, ...finite);
+  const min = Math.min(max, ...finite);
+  if (max / min <= 20) return { at: (v) => v / (max * 1.1), ticks: [0, 1, 2, 3, 4].map((i) => (max * i) / 4), log: false };
+  const lo = Math.floor(Math.log10(min));
+  const hi = Math.ceil(Math.log10(max));
+  const ticks = Array.from({ length: hi - lo + 1 }, (_, i) => 10 ** (lo + i));
+  return { at: (v) => (Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo), ticks, log: true };
+}
+
 function chart(x0: number, y0: number, title: string, xs: number[], lines: Line[]): string {
-  const max = Math.max(1e-9, ...lines.flatMap((l) => l.points.map(([, y]) => (Number.isFinite(y) ? y : 0)))) * 1.1;
+  const sc = scale(lines.flatMap((l) => l.points.map(([, y]) => y)));
   const px = (c: number) => x0 + PAD.left + (xs.length === 1 ? 0.5 : xs.indexOf(c) / (xs.length - 1)) * (W - PAD.left - PAD.right);
-  const py = (v: number) => y0 + H - PAD.bottom - (v / max) * (H - PAD.top - PAD.bottom);
-  const out = [`<text x="${x0 + PAD.left}" y="${y0 + 16}" font-weight="bold">${esc(title)}</text>`];
-  out.push(`<line x1="${x0 + PAD.left}" y1="${py(0)}" x2="${x0 + W - PAD.right}" y2="${py(0)}" stroke="#999"/>`);
-  out.push(`<line x1="${x0 + PAD.left}" y1="${py(0)}" x2="${x0 + PAD.left}" y2="${y0 + PAD.top}" stroke="#999"/>`);
-  for (let i = 0; i <= 4; i += 1) {
-    const v = (max / 1.1) * (i / 4);
+  const py = (v: number) => y0 + H - PAD.bottom - sc.at(v) * (H - PAD.top - PAD.bottom);
+  const out = [`<text x="${x0 + PAD.left}" y="${y0 + 16}" font-weight="bold">${esc(title)}${sc.log ? ' (log scale)' : ''}</text>`];
+  const base = py(sc.ticks[0]!);
+  out.push(`<line x1="${x0 + PAD.left}" y1="${base}" x2="${x0 + W - PAD.right}" y2="${base}" stroke="#999"/>`);
+  out.push(`<line x1="${x0 + PAD.left}" y1="${base}" x2="${x0 + PAD.left}" y2="${y0 + PAD.top}" stroke="#999"/>`);
+  sc.ticks.forEach((v, i) => {
     out.push(`<text x="${x0 + PAD.left - 6}" y="${py(v) + 4}" text-anchor="end" fill="#555">${fmt(v)}</text>`);
     if (i > 0) out.push(`<line x1="${x0 + PAD.left}" y1="${py(v)}" x2="${x0 + W - PAD.right}" y2="${py(v)}" stroke="#eee"/>`);
-  }
+  });
   for (const c of xs) out.push(`<text x="${px(c)}" y="${y0 + H - PAD.bottom + 16}" text-anchor="middle" fill="#555">${c}</text>`);
   out.push(`<text x="${x0 + PAD.left + (W - PAD.left - PAD.right) / 2}" y="${y0 + H - 4}" text-anchor="middle" fill="#555">connections</text>`);
   for (const l of lines) {
