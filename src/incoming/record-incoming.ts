@@ -2,6 +2,7 @@ import type { AppContext } from '../app/context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { inTransaction, type Queryable } from '../db/pool.js';
 import { recordEvents } from '../events/record-events.js';
+import { errors } from '../errors/errors.js';
 import { enqueueParse } from '../mobile-money/parse-queue.js';
 import { inboundLockedError, loadInboundDevice, type InboundDevice } from './inbound-device.js';
 import { prepareSms, type ClockSkewWarning, type PreparedSms } from './prepared-sms.js';
@@ -25,6 +26,8 @@ export async function recordIncoming(ctx: AppContext, principal: DevicePrincipal
   const device = await loadInboundDevice(ctx.db, principal, ctx.config.inboundFreshnessSeconds);
   const locked = inboundLockedError(device.inbound, ctx.config.inboundFreshnessSeconds);
   if (locked) throw locked;
+  const invalid = partProblem(sms);
+  if (invalid) throw errors.invalid(invalid);
   return (await storeBatch(ctx, device, [sms]))[0]!;
 }
 
@@ -36,7 +39,15 @@ export async function recordIncomingMany(ctx: AppContext, principal: DevicePrinc
   const device = await loadInboundDevice(ctx.db, principal, ctx.config.inboundFreshnessSeconds);
   const locked = inboundLockedError(device.inbound, ctx.config.inboundFreshnessSeconds);
   if (locked) return list.map((s) => ({ clientId: s.clientId, error: { code: locked.code, message: locked.message } }));
-  return storeBatch(ctx, device, list);
+  const valid = list.filter((s) => !partProblem(s));
+  const stored = new Map((await storeBatch(ctx, device, valid)).map((r, i) => [valid[i]!, r]));
+  return list.map((s) => stored.get(s) ?? { clientId: s.clientId, error: { code: 'invalid_request', message: partProblem(s)! } });
+}
+
+/** A part numbered past its count could never be joined: refused instead of waiting forever. */
+function partProblem(sms: IncomingSms): string | null {
+  if (!sms.part || sms.part.index <= sms.part.count) return null;
+  return `part.index ${sms.part.index} is greater than part.count ${sms.part.count}`;
 }
 
 async function storeBatch(ctx: AppContext, device: InboundDevice, list: IncomingSms[]): Promise<IncomingResult[]> {

@@ -173,6 +173,18 @@ describe('concatenated SMS', () => {
     expect(r.pending).toBe(true);
   });
 
+  it('refuses a part numbered past its count, alone or within a batch', async () => {
+    const phone = await unlockedPhone(app, orgId);
+    const bad = part(8, 3, 2, 'x');
+    const err = await recordIncoming(app.ctx, phone, bad).catch((e) => e);
+    expect(err).toMatchObject({ code: 'invalid_request', message: 'part.index 3 is greater than part.count 2' });
+    const good = sms();
+    const results = await recordIncomingMany(app.ctx, phone, [bad, good]);
+    expect(results[0]).toEqual({ clientId: bad.clientId, error: { code: 'invalid_request', message: 'part.index 3 is greater than part.count 2' } });
+    expect(results[1]).toMatchObject({ clientId: good.clientId, incomingId: expect.stringMatching(/^inc_/) });
+    expect(await count('SELECT count(*) AS n FROM incoming_parts WHERE device_id = $1', [phone.deviceId])).toBe(0);
+  });
+
   it('joins parts stored concurrently exactly once', async () => {
     const phone = await unlockedPhone(app, orgId);
     const parts = [1, 2, 3, 4].map((i) => part(44, i, 4, `${i}`));
