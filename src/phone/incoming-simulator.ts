@@ -3,13 +3,17 @@ import type { DeviceClient } from './device-client.js';
 import { DeviceProtocolError, type IncomingSms } from './protocol.js';
 import { randomIncomingSms, splitIntoParts } from './sample-sms.js';
 
+const LOCKED_RECHECK_MS = 5000;
+
 /**
  * Received SMS at a given rate (exponential gaps, like independent senders): a long body is
  * reported in parts the way Android delivers a concatenated SMS. One refused with
- * inbound_locked is kept and sent again once a heartbeat says inbound is unlocked.
+ * inbound_locked is kept and sent again once a heartbeat says inbound is unlocked; the phone
+ * asks for that heartbeat a little later rather than waiting for the next periodic one.
  */
 export class IncomingSimulator {
   private timer: NodeJS.Timeout | null = null;
+  private recheck: NodeJS.Timeout | null = null;
   private locked: IncomingSms[] = [];
   private seq = 0;
   private partRef = 0;
@@ -21,6 +25,7 @@ export class IncomingSimulator {
     private readonly counters: { incomingSent: number; incomingLocked: number },
     private readonly onError: (err: unknown) => void,
     private readonly simSubscriptionId: number,
+    private readonly requestHeartbeat: () => void,
   ) {}
 
   start(perMinute: number): void {
@@ -37,7 +42,8 @@ export class IncomingSimulator {
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.recheck) clearTimeout(this.recheck);
+    this.timer = this.recheck = null;
   }
 
   retryLocked(): void {
@@ -66,6 +72,10 @@ export class IncomingSimulator {
       if (err instanceof DeviceProtocolError && err.code === 'inbound_locked') {
         this.counters.incomingLocked += 1;
         this.locked.push(sms);
+        this.recheck ??= setTimeout(() => {
+          this.recheck = null;
+          this.requestHeartbeat();
+        }, LOCKED_RECHECK_MS);
         return;
       }
       this.onError(err);

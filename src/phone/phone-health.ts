@@ -23,6 +23,7 @@ export class PhoneHealth {
   private readonly startBattery: number;
   private readonly freeStorageBytes: number;
   private timer: NodeJS.Timeout | null = null;
+  private latest: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: DeviceClient,
@@ -50,7 +51,17 @@ export class PhoneHealth {
     this.timer = null;
   }
 
-  async beat(): Promise<void> {
+  /** Settles when the latest heartbeat has been answered (or failed). */
+  get answered(): Promise<void> {
+    return this.latest;
+  }
+
+  beat(): Promise<void> {
+    this.latest = this.send();
+    return this.latest;
+  }
+
+  private async send(): Promise<void> {
     try {
       const ack = await this.client.heartbeat(this.current());
       if (ack.inbound.state === 'unlocked') this.onUnlocked();

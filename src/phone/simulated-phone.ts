@@ -93,7 +93,7 @@ export class SimulatedPhone {
     });
     const fail = (err: unknown) => this.fail(err);
     this.health = new PhoneHealth(this.client, this.random, fail, () => this.incoming.retryLocked());
-    this.incoming = new IncomingSimulator(this.client, this.random, this.counters, fail, this.health.simSubscriptionId);
+    this.incoming = new IncomingSimulator(this.client, this.random, this.counters, fail, this.health.simSubscriptionId, () => void this.health.beat());
   }
 
   get connected(): boolean {
@@ -108,6 +108,9 @@ export class SimulatedPhone {
   /** Connects (rejects on a refused token, or after timeoutMs), then heartbeats and receives SMS at the configured rates. */
   async start(timeoutMs?: number): Promise<void> {
     await this.client.connect(timeoutMs);
+    // The connect heartbeat reports the default-SMS-app role: received SMS sent before it is
+    // answered would be refused as inbound_locked.
+    await this.health.answered;
     this.health.start(this.opts.heartbeatIntervalMs ?? 60_000);
     this.incoming.start(this.opts.incomingPerMinute ?? 0);
   }

@@ -3,6 +3,12 @@ import { startPhoneTestApp, pairTestPhone, sendMessages, eventually, type PhoneT
 import { Fleet } from '../../src/phone/fleet.js';
 import { SimulatedPhone, nowMs } from '../../src/phone/simulated-phone.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
+import { deviceOperations } from '../../src/app/device-operations.js';
+import type { AppContext } from '../../src/app/context.js';
+import { MOBILE_MONEY_SAMPLES } from '../../src/phone/sample-sms.js';
+
+/** Whether this server takes `incoming` frames on the socket (the operation is wired in src/app). */
+const socketTakesIncoming = deviceOperations({} as AppContext).incoming !== undefined;
 
 let app: PhoneTestApp;
 beforeAll(async () => {
@@ -156,5 +162,26 @@ describe('a simulated phone', () => {
     } finally {
       await phone.stop();
     }
+  });
+
+  it.runIf(socketTakesIncoming)('receives SMS at the configured rate: personal texts and mobile-money notifications, long ones joined', async () => {
+    const { phone, key, deviceId } = await simulated({ incomingPerMinute: 1200 });
+    const listed = async () => (await app.request('GET', `/v1/incoming?deviceId=${deviceId}&limit=100`, { key })).body.messages as { from: string; body: string }[];
+    let list: { from: string; body: string }[];
+    try {
+      // A notification longer than one SMS is reported in parts: wait for one to come back joined.
+      list = await eventually(async () => {
+        const l = await listed();
+        return l.length >= 20 && l.some((m) => m.body.length > 160) && l;
+      }, 15_000, 'twenty received SMS, a long one among them');
+    } finally {
+      await phone.stop();
+    }
+    expect(phone.counters).toMatchObject({ errors: 0, incomingLocked: 0 });
+    const senders = new Set(list.map((m) => m.from));
+    expect([...senders].some((f) => ['MVola', 'OrangeMoney', 'AirtelMoney'].includes(f))).toBe(true);
+    expect([...senders].some((f) => /^\+2613\d{8}$/.test(f))).toBe(true);
+    const known = new Set(MOBILE_MONEY_SAMPLES.map((m) => m.body));
+    for (const m of list.filter((m) => m.body.length > 160)) expect(known.has(m.body), m.body).toBe(true);
   });
 });
