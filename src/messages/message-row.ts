@@ -81,5 +81,3 @@ export interface MessageEventRow {
   deviceId: string | null;
   at: Date;
 }
-
-export const toMessageEvent = (e: MessageEventRow): MessageEvent => ({ ...e, at: e.at.toISOString() });

@@ -7,8 +7,8 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchem
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { selectMessage, selectMessageEvents, selectMessagePage } from './sql/select-messages.js';
-import { toMessage, toMessageEvent } from './message-row.js';
+import { selectMessageDetail, selectMessagePage, timelineOf } from './sql/select-messages.js';
+import { toMessage } from './message-row.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
@@ -45,10 +45,9 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },
       summary: 'A message with its timeline', responses: { 200: MessageDetailSchema },
       handler: async (req) => {
-        const row = await selectMessage(ctx.db, req.principal.orgId, req.params.messageId!);
+        const row = await selectMessageDetail(ctx.db, req.principal.orgId, req.params.messageId!);
         if (!row) throw errors.notFound('message');
-        const events = await selectMessageEvents(ctx.db, row);
-        return { status: 200, body: { ...toMessage(row), events: events.map(toMessageEvent) } };
+        return { status: 200, body: { ...toMessage(row), events: timelineOf(row, row.storedEvents) } };
       },
     }),
     apiRoute({

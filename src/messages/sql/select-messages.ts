@@ -3,8 +3,42 @@ import { MESSAGE_COLUMNS, type MessageEventRow, type MessageRow } from '../messa
 import type { MessageStatus } from '../schemas.js';
 
 export async function selectMessage(db: Queryable, orgId: string, id: string): Promise<MessageRow | undefined> {
-  const { rows } = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = $1 AND org_id = $2`, [id, orgId]);
+  const { rows } = await db.query({
+    name: 'select-message',
+    text: `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = $1 AND org_id = $2`,
+    values: [id, orgId],
+  });
   return rows[0] as MessageRow | undefined;
+}
+
+const EVENT_JSON = `json_build_object('fromStatus', e.from_status, 'toStatus', e.to_status, 'source', e.source,
+  'code', e.code, 'deviceId', e.device_id, 'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+/**
+ * GET /v1/messages/{id} in one prepared statement: the row and its stored timeline (the hot
+ * read of clients that poll).
+ */
+export async function selectMessageDetail(
+  db: Queryable,
+  orgId: string,
+  id: string,
+): Promise<(MessageRow & { storedEvents: MessageEventJson[] }) | undefined> {
+  const { rows } = await db.query({
+    name: 'select-message-detail',
+    text: `SELECT ${MESSAGE_COLUMNS},
+       (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = messages.id) AS "storedEvents"
+     FROM messages WHERE id = $1 AND org_id = $2`,
+    values: [id, orgId],
+  });
+  return rows[0] as (MessageRow & { storedEvents: MessageEventJson[] }) | undefined;
+}
+
+export type MessageEventJson = Omit<MessageEventRow, 'at'> & { at: string };
+
+/** The timeline as the API shows it: the creation entry, implied by the row, then the stored ones. */
+export function timelineOf(message: Pick<MessageRow, 'createdAt'>, stored: MessageEventJson[]): MessageEventJson[] {
+  if (stored.some((e) => e.toStatus === 'queued')) return stored;
+  return [{ fromStatus: null, toStatus: 'queued', source: 'api', code: null, deviceId: null, at: message.createdAt.toISOString() }, ...stored];
 }
 
 export async function selectMessagesByIds(db: Queryable, ids: string[]): Promise<MessageRow[]> {
@@ -29,23 +63,4 @@ export async function selectMessagePage(
     [q.orgId, q.status ?? null, q.before, q.limit + 1],
   );
   return rows as MessageRow[];
-}
-
-/**
- * A message's timeline. Its first entry, (none) → queued at creation, is implied by the message
- * row itself and not stored (a 500-recipient send would otherwise write 500 more rows).
- */
-export async function selectMessageEvents(db: Queryable, message: Pick<MessageRow, 'id' | 'createdAt'>): Promise<MessageEventRow[]> {
-  const stored = await selectStoredEvents(db, message.id);
-  if (stored.some((e) => e.toStatus === 'queued')) return stored;
-  return [{ fromStatus: null, toStatus: 'queued', source: 'api', code: null, deviceId: null, at: message.createdAt }, ...stored];
-}
-
-async function selectStoredEvents(db: Queryable, messageId: string): Promise<MessageEventRow[]> {
-  const { rows } = await db.query(
-    `SELECT from_status AS "fromStatus", to_status AS "toStatus", source, code, device_id AS "deviceId", at
-     FROM message_events WHERE message_id = $1 ORDER BY id`,
-    [messageId],
-  );
-  return rows as MessageEventRow[];
 }
