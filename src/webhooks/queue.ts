@@ -3,12 +3,19 @@ import { Redis } from 'ioredis';
 import type { AppContext } from '../app/context.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
+/** Deliveries per job: one endpoint's, due at about the same time. */
+export const DELIVERIES_PER_JOB = 50;
 const ADD_BULK_CHUNK = 1000;
 
-/** A job names one webhook_deliveries row; the row, not the job, holds the truth. */
+/**
+ * A job names up to DELIVERIES_PER_JOB webhook_deliveries rows of one endpoint; the rows, not the
+ * job, hold the truth. A job that holds a delivery already claimed, finished or not yet due
+ * leaves it alone (src/webhooks/worker/claim-deliveries.ts), so a delivery in two jobs is still
+ * attempted once.
+ */
 export interface DeliveryJobData {
-  deliveryId: string;
   endpointId: string;
+  deliveryIds: string[];
 }
 
 export interface DeliveryToQueue {
@@ -29,23 +36,58 @@ export function openDeliveryQueue(ctx: AppContext, connection: Redis): DeliveryQ
   return new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection, prefix: ctx.config.redisPrefix });
 }
 
+interface JobToAdd {
+  data: DeliveryJobData;
+  delay: number;
+  jobId?: string;
+}
+
 /**
- * The job id is the delivery id, so adding a delivery that is already queued (a relay crash, a
- * recovery pass) is a no-op. Finished jobs are removed: by then the row is delivered or dead and
- * nothing adds it again.
+ * Groups deliveries into jobs by endpoint and due second: a job's time is the latest of its
+ * deliveries' (rounded up to the second), so every delivery in it is due when it runs.
  */
-export async function enqueueDeliveries(queue: DeliveryQueue, deliveries: DeliveryToQueue[]): Promise<void> {
-  const now = Date.now();
-  for (let i = 0; i < deliveries.length; i += ADD_BULK_CHUNK) {
-    await queue.addBulk(deliveries.slice(i, i + ADD_BULK_CHUNK).map((d) => ({
+export function groupIntoJobs(deliveries: DeliveryToQueue[], now = Date.now()): JobToAdd[] {
+  const groups = new Map<string, { endpointId: string; at: number; ids: string[] }>();
+  const jobs: JobToAdd[] = [];
+  for (const d of deliveries) {
+    const due = d.notBefore?.getTime() ?? 0;
+    const at = due <= now ? 0 : Math.ceil(due / 1000) * 1000;
+    const key = `${d.endpointId}@${at}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { endpointId: d.endpointId, at, ids: [] }));
+    group.ids.push(d.id);
+    if (group.ids.length === DELIVERIES_PER_JOB) {
+      jobs.push({ data: { endpointId: group.endpointId, deliveryIds: group.ids }, delay: Math.max(0, group.at - now) });
+      groups.delete(key);
+    }
+  }
+  for (const g of groups.values()) jobs.push({ data: { endpointId: g.endpointId, deliveryIds: g.ids }, delay: Math.max(0, g.at - now) });
+  return jobs;
+}
+
+/**
+ * One job per delivery, with the delivery id as job id: adding a delivery whose job is still in
+ * BullMQ is a no-op. For the recovery pass, which may offer the same overdue delivery again and again.
+ */
+export function oneJobEach(deliveries: DeliveryToQueue[], now = Date.now()): JobToAdd[] {
+  return deliveries.map((d) => ({
+    data: { endpointId: d.endpointId, deliveryIds: [d.id] },
+    delay: d.notBefore ? Math.max(0, d.notBefore.getTime() - now) : 0,
+    jobId: d.id,
+  }));
+}
+
+/** Finished jobs are removed: by then their rows are delivered, dead or queued again by a newer job. */
+export async function addDeliveryJobs(queue: DeliveryQueue, jobs: JobToAdd[]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += ADD_BULK_CHUNK) {
+    await queue.addBulk(jobs.slice(i, i + ADD_BULK_CHUNK).map((j) => ({
       name: 'deliver',
-      data: { deliveryId: d.id, endpointId: d.endpointId },
-      opts: {
-        jobId: d.id,
-        delay: d.notBefore ? Math.max(0, d.notBefore.getTime() - now) : 0,
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
+      data: j.data,
+      opts: { jobId: j.jobId, delay: j.delay, removeOnComplete: true, removeOnFail: true },
     })));
   }
+}
+
+export async function enqueueDeliveries(queue: DeliveryQueue, deliveries: DeliveryToQueue[]): Promise<void> {
+  await addDeliveryJobs(queue, groupIntoJobs(deliveries));
 }

@@ -1,8 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../app/context.js';
-import { enqueueDeliveries, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
+import { addDeliveryJobs, groupIntoJobs, oneJobEach, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
 
 const PAGE = 5000;
+/** An overdue delivery offered again is not offered again by this process for this long. */
+const REOFFER_AFTER_MS = 60_000;
 
 /** Present while BullMQ holds every undelivered delivery; gone after Redis lost its data. */
 export const queuedMarkerKey = (prefix: string) => `${prefix}:webhooks:queued-from-postgres`;
@@ -18,13 +20,13 @@ async function pendingPage(ctx: AppContext, after: string, overdueOnly: boolean)
   return rows as DeliveryToQueue[];
 }
 
-async function requeue(ctx: AppContext, queue: DeliveryQueue, overdueOnly: boolean): Promise<number> {
+async function eachPendingPage(ctx: AppContext, overdueOnly: boolean, use: (rows: DeliveryToQueue[]) => Promise<void>): Promise<number> {
   let after = '';
   let total = 0;
   for (;;) {
     const rows = await pendingPage(ctx, after, overdueOnly);
     if (rows.length === 0) return total;
-    await enqueueDeliveries(queue, rows);
+    await use(rows);
     total += rows.length;
     after = rows[rows.length - 1]!.id;
   }
@@ -32,18 +34,33 @@ async function requeue(ctx: AppContext, queue: DeliveryQueue, overdueOnly: boole
 
 /**
  * Postgres is the truth; BullMQ only schedules. After Redis lost its data (marker gone) every
- * pending or retrying delivery is queued again at its nextAttemptAt. Otherwise deliveries overdue
- * by more than the grace are offered again, which covers a crash between the relay's commit and
- * its enqueue. Re-adding is safe: the job id is the delivery id (an existing job absorbs it), and
- * a job whose row is already delivered or dead does nothing.
+ * pending or retrying delivery is queued again at its nextAttemptAt, in batches. Otherwise
+ * deliveries overdue by more than the grace are offered again one job each, with the delivery id
+ * as job id: that covers a crash between the relay's commit and its enqueue, and a worker that
+ * died holding a claim. A delivery overdue only because its endpoint has a backlog still has its
+ * job; offering it again is safe (a delivery is claimed once) and, to keep a long backlog cheap,
+ * done at most once a minute per process.
  */
-export async function requeueLostDeliveries(ctx: AppContext, queue: DeliveryQueue, redis: Redis): Promise<number> {
-  const marker = queuedMarkerKey(ctx.config.redisPrefix);
-  const lost = !(await redis.exists(marker));
-  const total = await requeue(ctx, queue, !lost);
-  if (lost) {
-    await redis.set(marker, new Date().toISOString());
-    if (total > 0) ctx.log.warn({ total }, 'webhook deliveries queued again from Postgres');
-  }
-  return total;
+export function deliveryRecovery(ctx: AppContext, queue: DeliveryQueue, redis: Redis): () => Promise<number> {
+  const offeredAt = new Map<string, number>();
+  const forget = (now: number) => {
+    for (const [id, at] of offeredAt) if (now - at > REOFFER_AFTER_MS) offeredAt.delete(id);
+  };
+  return async () => {
+    const marker = queuedMarkerKey(ctx.config.redisPrefix);
+    const lost = !(await redis.exists(marker));
+    const now = Date.now();
+    forget(now);
+    const total = await eachPendingPage(ctx, !lost, async (rows) => {
+      if (lost) return addDeliveryJobs(queue, groupIntoJobs(rows));
+      const fresh = rows.filter((r) => !offeredAt.has(r.id));
+      for (const r of fresh) offeredAt.set(r.id, now);
+      await addDeliveryJobs(queue, oneJobEach(fresh));
+    });
+    if (lost) {
+      await redis.set(marker, new Date().toISOString());
+      if (total > 0) ctx.log.warn({ total }, 'webhook deliveries queued again from Postgres');
+    }
+    return total;
+  };
 }

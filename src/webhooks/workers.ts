@@ -3,22 +3,23 @@ import type { AppContext } from '../app/context.js';
 import { every } from '../app/periodic.js';
 import { inTransaction } from '../db/pool.js';
 import { closeWebhookAgents } from './delivery/agent-pool.js';
-import { bullConnection, DELIVERY_QUEUE, openDeliveryQueue, type DeliveryJobData } from './queue.js';
+import { bullConnection, DELIVERY_QUEUE, enqueueDeliveries, openDeliveryQueue, type DeliveryJobData } from './queue.js';
 import { relayAll } from './relay.js';
-import { requeueLostDeliveries } from './recovery.js';
+import { deliveryRecovery } from './recovery.js';
+import { cachedLookup } from './delivery/dns-cache.js';
 import { batched } from './worker/batcher.js';
-import { loadDeliveries } from './worker/load-deliveries.js';
+import { claimDeliveries } from './worker/claim-deliveries.js';
 import { recordAttempts } from './worker/record-attempts.js';
 import { endpointSlots } from './worker/endpoint-slots.js';
-import { endpointGate } from './worker/endpoint-gate.js';
 import { deliverer } from './worker/deliver.js';
 
-export const DEFAULT_DELIVERY_CONCURRENCY = 500;
+/** Jobs (each up to DELIVERIES_PER_JOB deliveries of one endpoint) in progress in this process. */
+export const DEFAULT_DELIVERY_CONCURRENCY = 100;
 export const DEFAULT_PER_ENDPOINT_CONCURRENCY = 50;
 const RELAY_INTERVAL_MS = 200;
 
 export interface WebhookWorkerOptions {
-  /** Deliveries in flight in this process. */
+  /** Jobs in progress in this process; each holds up to DELIVERIES_PER_JOB deliveries of one endpoint. */
   concurrency?: number;
   /** Deliveries in flight per endpoint, across all processes. */
   perEndpointConcurrency?: number;
@@ -41,11 +42,15 @@ export interface WebhookWorkers {
 export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOptions = {}): Promise<WebhookWorkers> {
   const queueConnection = bullConnection(ctx, 'hafatra-webhook-queue');
   const queue = openDeliveryQueue(ctx, queueConnection);
+  const perEndpointConcurrency = opts.perEndpointConcurrency ?? DEFAULT_PER_ENDPOINT_CONCURRENCY;
   const deliver = deliverer({
     ctx,
     ca: opts.ca,
-    gate: endpointGate(endpointSlots(queueConnection, ctx.config.redisPrefix, opts.perEndpointConcurrency ?? DEFAULT_PER_ENDPOINT_CONCURRENCY, ctx.config.webhookTimeoutMs + 5000)),
-    load: batched((ids: string[]) => loadDeliveries(ctx.db, ids), { maxItems: 500, maxConcurrent: 4 }),
+    slots: endpointSlots(queueConnection, ctx.config.redisPrefix, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
+    perEndpointConcurrency,
+    lookup: cachedLookup(),
+    claim: batched((claims) => claimDeliveries(ctx.db, claims), { maxItems: 500, maxConcurrent: 4 }),
+    requeue: (deliveries) => enqueueDeliveries(queue, deliveries),
     record: batched(
       (records) => inTransaction(ctx.db, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
       { maxItems: 500, maxConcurrent: 1 },
@@ -63,9 +68,9 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
     { connection: workerConnection, prefix: ctx.config.redisPrefix, concurrency: opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY },
   );
   worker.on('error', (err) => ctx.log.error({ err }, 'webhook worker error'));
-  worker.on('failed', (job, err) => ctx.log.error({ err, deliveryId: job?.data.deliveryId }, 'webhook delivery job failed'));
+  worker.on('failed', (job, err) => ctx.log.error({ err, endpointId: job?.data.endpointId, deliveries: job?.data.deliveryIds.length }, 'webhook delivery job failed'));
   const relay = every(RELAY_INTERVAL_MS, 'webhook-relay', ctx.log, () => relayAll(ctx, queue));
-  const recovery = every(ctx.config.reconcileIntervalMs, 'webhook-recovery', ctx.log, () => requeueLostDeliveries(ctx, queue, queueConnection));
+  const recovery = every(ctx.config.reconcileIntervalMs, 'webhook-recovery', ctx.log, deliveryRecovery(ctx, queue, queueConnection));
   await recovery.runNow();
   return {
     relayNow: relay.runNow,

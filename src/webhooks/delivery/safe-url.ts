@@ -13,11 +13,13 @@ export interface ResolvedAddress {
   family: number;
 }
 
+export type ResolveHost = (hostname: string) => Promise<ResolvedAddress[]>;
+
 export interface CheckWebhookUrlOptions {
   /** Hostnames (exact, case-insensitive) exempt from the public-address rule. */
   allowHosts: string[];
-  /** Resolver, for tests; defaults to dns.lookup with all: true. */
-  lookup?: (hostname: string) => Promise<ResolvedAddress[]>;
+  /** Resolver (tests; deliveries use a short-lived cache); defaults to dns.lookup with all: true. */
+  lookup?: ResolveHost;
 }
 
 export type WebhookUrlCheck =
@@ -26,7 +28,7 @@ export type WebhookUrlCheck =
 
 const refuse = (reason: string): WebhookUrlCheck => ({ ok: false, reason });
 
-const defaultLookup = (hostname: string): Promise<ResolvedAddress[]> =>
+export const defaultLookup: ResolveHost = (hostname) =>
   dnsLookup(hostname, { all: true, verbatim: true });
 
 /** URL hostnames keep IPv6 brackets; compare and resolve without them. */

@@ -1,40 +1,34 @@
 import type { Redis } from 'ioredis';
-
-// A sorted set per endpoint: members are the deliveries in flight, scores the time their slot
-// expires. A worker that dies holding slots only blocks them until that time.
-const ACQUIRE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1`;
-
-interface SlotCommands {
-  hafatraWebhookSlot(key: string, now: number, limit: number, expiresAt: number, member: string, ttlMs: number): Promise<number>;
-}
+import { runScript } from '../../redis/scripts.js';
 
 export interface EndpointSlots {
-  /** True when the delivery may go now; false when the endpoint has `limit` deliveries in flight. */
-  acquire(endpointId: string, deliveryId: string): Promise<boolean>;
-  release(endpointId: string, deliveryId: string): Promise<void>;
+  /** How long a slot stays taken unless refreshed: a worker that dies blocks it this long at most. */
+  holdMs: number;
+  /** Asks one slot per lane, in order; returns how many of the first lanes got one. */
+  acquire(endpointId: string, lanes: string[]): Promise<number>;
+  /** Pushes a held slot's expiry back by holdMs (a lane that keeps sending). */
+  refresh(endpointId: string, lane: string): Promise<void>;
+  release(endpointId: string, lane: string): Promise<void>;
 }
 
 /**
  * At most `limit` deliveries in flight per endpoint, across every worker process: a slow or
- * hanging receiver holds only its own slots, never the worker's whole concurrency.
+ * hanging receiver holds only its own slots (lua/acquireWebhookSlots-1.lua).
  */
 export function endpointSlots(redis: Redis, prefix: string, limit: number, holdMs: number): EndpointSlots {
-  redis.defineCommand('hafatraWebhookSlot', { numberOfKeys: 1, lua: ACQUIRE });
-  const commands = redis as unknown as SlotCommands;
   const key = (endpointId: string) => `${prefix}:webhook-slots:${endpointId}`;
   return {
-    async acquire(endpointId, deliveryId) {
+    holdMs,
+    async acquire(endpointId, lanes) {
       const now = Date.now();
-      return (await commands.hafatraWebhookSlot(key(endpointId), now, limit, now + holdMs, deliveryId, holdMs * 2)) === 1;
+      return runScript<number>(redis, 'acquireWebhookSlots', [key(endpointId)], [now, limit, now + holdMs, holdMs * 2, ...lanes]);
     },
-    async release(endpointId, deliveryId) {
-      // A failed release only keeps the slot until it expires; the attempt's result matters more.
-      await redis.zrem(key(endpointId), deliveryId).catch(() => undefined);
+    async refresh(endpointId, lane) {
+      await redis.multi().zadd(key(endpointId), 'XX', Date.now() + holdMs, lane).pexpire(key(endpointId), holdMs * 2).exec();
+    },
+    async release(endpointId, lane) {
+      // A failed release only keeps the slot until it expires; the attempts' results matter more.
+      await redis.zrem(key(endpointId), lane).catch(() => undefined);
     },
   };
 }

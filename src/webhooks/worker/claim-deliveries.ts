@@ -1,0 +1,65 @@
+import type { Db } from '../../db/pool.js';
+
+/** Everything one attempt needs, claimed in one query for a whole batch of deliveries. */
+export interface DeliveryWork {
+  id: string;
+  endpointId: string;
+  attempts: number;
+  eventId: string;
+  eventType: string;
+  /** The stored payload as text: exactly the bytes signed and sent. */
+  body: string;
+  url: string;
+  enabled: boolean;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  /** The claim holds until then: an attempt that could not end before it is not made. */
+  leaseUntil: Date;
+}
+
+export interface Claim {
+  deliveryId: string;
+  /** Until when the claim holds. */
+  leaseUntil: Date;
+  /** Only deliveries due by this time are claimed (absorbs small clock differences between processes). */
+  dueBy: Date;
+}
+
+/**
+ * Claims deliveries for an attempt: each pending or retrying delivery that is due gets its
+ * nextAttemptAt moved to the end of the lease, in one statement, so of two jobs holding the same
+ * delivery (the relay's and the recovery pass's) only one gets it. A claim that outlives its
+ * worker (a crash mid-attempt) shows as an overdue delivery, which the recovery pass queues again.
+ * Deliveries not claimed (final, gone, not due, claimed elsewhere) come back null.
+ */
+export async function claimDeliveries(db: Db, claims: Claim[]): Promise<Array<DeliveryWork | null>> {
+  const { rows } = await db.query(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries d SET next_attempt_at = c.lease_until
+       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS c(id, lease_until, due_by)
+       WHERE d.id = c.id AND d.status IN ('pending', 'retrying') AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= c.due_by)
+       RETURNING d.id, d.endpoint_id, d.attempts, d.event_id, d.event_type, d.next_attempt_at
+     )
+     SELECT c.id, c.endpoint_id AS "endpointId", c.attempts, c.event_id AS "eventId", c.event_type AS "eventType",
+       e.payload::text AS body, c.next_attempt_at AS "leaseUntil",
+       w.url, w.enabled, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt"
+     FROM claimed c
+     JOIN webhook_endpoints w ON w.id = c.endpoint_id
+     JOIN events e ON e.id = c.event_id`,
+    [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseUntil), claims.map((c) => c.dueBy)],
+  );
+  const byId = new Map((rows as DeliveryWork[]).map((r) => [r.id, r]));
+  // The same delivery twice in one batch (two jobs holding it) is claimed once: the first wins.
+  return claims.map((c) => {
+    const work = byId.get(c.deliveryId) ?? null;
+    byId.delete(c.deliveryId);
+    return work;
+  });
+}
+
+/** The current secret, and the previous one until it expires: one v1 signature each. */
+export function signingSecrets(w: DeliveryWork, now = new Date()): string[] {
+  const previousValid = w.previousSecret && w.previousSecretExpiresAt && w.previousSecretExpiresAt > now;
+  return previousValid ? [w.secret, w.previousSecret!] : [w.secret];
+}
