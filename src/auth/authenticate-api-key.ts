@@ -1,6 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { errors } from '../errors/errors.js';
-import { runScript } from '../redis/scripts.js';
+import { runScriptMany, type LuaArg } from '../redis/scripts.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
 import { bearerToken, hashSecret, API_KEY_PREFIX } from './api-key-secret.js';
 import { findApiKeyByHash } from './api-key-store.js';
 import { cacheKeyRecord, type CachedKeyRecord } from './api-key-cache.js';
@@ -13,6 +14,15 @@ type AuthResult = [code: number, record: string, retryAfterMs: number];
  * call (lua/authenticate-2.lua). A key Redis does not know yet is read from Postgres once.
  */
 export function apiKeyAuthenticator(ctx: AppContext) {
+  // Concurrent requests authenticate in one pipelined round trip.
+  const scripts = new TickBatcher<{ keys: string[]; args: LuaArg[] }, AuthResult | Error>((calls) =>
+    runScriptMany<AuthResult>(ctx.redis, 'authenticate', calls),
+  );
+  const runAuth = async (call: { keys: string[]; args: LuaArg[] }): Promise<AuthResult> => {
+    const result = await scripts.load(call);
+    if (result instanceof Error) throw result;
+    return result;
+  };
   return async function authenticateApiKey(authorization: string | undefined): Promise<ApiPrincipal> {
     const token = bearerToken(authorization);
     if (!token || !token.startsWith(API_KEY_PREFIX) || token.length > 200) throw errors.unauthorized();
@@ -20,11 +30,7 @@ export function apiKeyAuthenticator(ctx: AppContext) {
     const hashHex = hash.toString('hex');
     const k = ctx.keys.apiKey(hashHex);
     const run = () =>
-      runScript<AuthResult>(ctx.redis, 'authenticate', [k.record(), k.bucket()], [
-        Date.now(),
-        ctx.config.keyRatePerSecond,
-        ctx.config.keyRateBurst,
-      ]);
+      runAuth({ keys: [k.record(), k.bucket()], args: [Date.now(), ctx.config.keyRatePerSecond, ctx.config.keyRateBurst] });
 
     let [code, record, retryAfterMs] = await run();
     if (code === 0) {

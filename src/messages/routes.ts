@@ -7,7 +7,8 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchem
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { selectMessageDetail, selectMessagePage, timelineOf } from './sql/select-messages.js';
+import { selectMessageDetails, selectMessagePage, timelineOf, type MessageDetailRow } from './sql/select-messages.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
 import { toMessage } from './message-row.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
@@ -21,6 +22,8 @@ function idempotencyKey(header: string | undefined): string | undefined {
 }
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
+  // Clients poll messages by id: concurrent reads share one query.
+  const details = new TickBatcher<{ orgId: string; id: string }, MessageDetailRow | undefined>((keys) => selectMessageDetails(ctx.db, keys));
   return [
     apiRoute({
       method: 'post', path: '/v1/messages', auth: { scope: 'messages:send' }, body: SendMessagesBody,
@@ -45,7 +48,7 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },
       summary: 'A message with its timeline', responses: { 200: MessageDetailSchema },
       handler: async (req) => {
-        const row = await selectMessageDetail(ctx.db, req.principal.orgId, req.params.messageId!);
+        const row = await details.load({ orgId: req.principal.orgId, id: req.params.messageId! });
         if (!row) throw errors.notFound('message');
         return { status: 200, body: { ...toMessage(row), events: timelineOf(row, row.storedEvents) } };
       },

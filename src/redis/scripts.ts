@@ -64,3 +64,16 @@ export async function runScript<T = unknown>(redis: Redis, name: string, keys: s
   const command = (redis as unknown as Record<string, (...a: LuaArg[]) => Promise<T>>)[script.command]!;
   return command.call(redis, ...keys, ...args);
 }
+
+/**
+ * Runs the same script many times in one pipeline (one write, one read): for callers that
+ * batch concurrent requests. Each result is the script's reply or the Error it raised.
+ */
+export async function runScriptMany<T = unknown>(redis: Redis, name: string, calls: { keys: string[]; args: LuaArg[] }[]): Promise<(T | Error)[]> {
+  const script = ensureRegistered(redis).get(name);
+  if (!script) throw new Error(`no Lua script named ${name}`);
+  const pipeline = redis.pipeline() as unknown as Record<string, (...a: LuaArg[]) => unknown> & { exec(): Promise<[Error | null, T][] | null> };
+  for (const c of calls) pipeline[script.command]!(...c.keys, ...c.args);
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([err, value]) => err ?? value);
+}

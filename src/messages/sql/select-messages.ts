@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { MESSAGE_COLUMNS, type MessageEventRow, type MessageRow } from '../message-row.js';
+import { MESSAGE_COLUMNS, messageColumns, type MessageEventRow, type MessageRow } from '../message-row.js';
 import type { MessageStatus } from '../schemas.js';
 
 export async function selectMessage(db: Queryable, orgId: string, id: string): Promise<MessageRow | undefined> {
@@ -14,23 +14,23 @@ export async function selectMessage(db: Queryable, orgId: string, id: string): P
 const EVENT_JSON = `json_build_object('fromStatus', e.from_status, 'toStatus', e.to_status, 'source', e.source,
   'code', e.code, 'deviceId', e.device_id, 'at', to_char(e.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
+export type MessageDetailRow = MessageRow & { storedEvents: MessageEventJson[] };
+
 /**
- * GET /v1/messages/{id} in one prepared statement: the row and its stored timeline (the hot
- * read of clients that poll).
+ * GET /v1/messages/{id} for many requests at once (see TickBatcher): the rows and their stored
+ * timelines in one prepared statement. Result i answers key i; undefined when not found (or
+ * another organization's).
  */
-export async function selectMessageDetail(
-  db: Queryable,
-  orgId: string,
-  id: string,
-): Promise<(MessageRow & { storedEvents: MessageEventJson[] }) | undefined> {
+export async function selectMessageDetails(db: Queryable, keys: { orgId: string; id: string }[]): Promise<(MessageDetailRow | undefined)[]> {
   const { rows } = await db.query({
-    name: 'select-message-detail',
-    text: `SELECT ${MESSAGE_COLUMNS},
-       (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = messages.id) AS "storedEvents"
-     FROM messages WHERE id = $1 AND org_id = $2`,
-    values: [id, orgId],
+    name: 'select-message-details',
+    text: `SELECT ${messageColumns('m')},
+       (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = m.id) AS "storedEvents"
+     FROM unnest($1::text[], $2::text[]) AS k(id, org_id) JOIN messages m ON m.id = k.id AND m.org_id = k.org_id`,
+    values: [keys.map((k) => k.id), keys.map((k) => k.orgId)],
   });
-  return rows[0] as (MessageRow & { storedEvents: MessageEventJson[] }) | undefined;
+  const byKey = new Map((rows as MessageDetailRow[]).map((r) => [`${r.orgId} ${r.id}`, r]));
+  return keys.map((k) => byKey.get(`${k.orgId} ${k.id}`));
 }
 
 export type MessageEventJson = Omit<MessageEventRow, 'at'> & { at: string };
