@@ -9,7 +9,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface NewEvent {
   type: EventType;
-  data: unknown;
+  /** Built only when some endpoint subscribed to the type: most sends have no webhooks. */
+  data: () => unknown;
 }
 
 /**
@@ -33,7 +34,7 @@ export async function recordEvents(tx: Queryable, orgId: string, events: NewEven
     `INSERT INTO events (id, org_id, type, payload, created_at)
      SELECT id, $2, type, jsonb_build_object('id', id, 'event', type, 'createdAt', $5::text, 'data', data), $4
      FROM unnest($1::text[], $3::text[], $6::jsonb[]) AS t(id, type, data)`,
-    [ids, orgId, kept.map((e) => e.type), now, now.toISOString(), kept.map((e) => JSON.stringify(e.data))],
+    [ids, orgId, kept.map((e) => e.type), now, now.toISOString(), kept.map((e) => JSON.stringify(e.data()))],
   );
   return kept.length;
 }

@@ -89,5 +89,5 @@ async function storeAll(tx: Queryable, device: InboundDevice, items: PreparedSms
 async function recordReceived(tx: Queryable, orgId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await selectIncomingByIds(tx, ids);
-  await recordEvents(tx, orgId, rows.map((r) => ({ type: 'incoming.received' as const, data: toIncomingMessage(r) })));
+  await recordEvents(tx, orgId, rows.map((r) => ({ type: 'incoming.received' as const, data: () => toIncomingMessage(r) })));
 }

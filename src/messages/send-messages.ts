@@ -8,7 +8,7 @@ import { assertCanSend } from '../devices/eligibility.js';
 import { admitSend } from './admission.js';
 import { measureSms } from './encoding.js';
 import { normalizeRecipients } from './recipients.js';
-import { insertMessages, type NewMessage } from './sql/insert-messages.js';
+import { insertBatchMessages, type BatchFields } from './sql/insert-messages.js';
 import { insertBatch, findBatchByKey } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
 import { dispatchBatch } from './queue-accepted.js';
@@ -92,22 +92,25 @@ async function commitBatch(
   const expiresAt = new Date(now.getTime() + ctx.config.messageTtlSeconds * 1000);
   const batchId = newId('batch');
   const ids = newIds('message', recipients.length);
-  const rows: NewMessage[] = recipients.map((to, i) => ({
-    id: ids[i]!, orgId, to, body: body.body, status: 'queued', segments: measure.segments, encoding: measure.encoding,
+  const fields: BatchFields = {
+    orgId, body: body.body, status: 'queued', segments: measure.segments, encoding: measure.encoding,
     requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId,
     resendOfId: body.resendOfId ?? null, createdAt: now, expiresAt,
+  };
+  const pairs = recipients.map((to, i) => ({ id: ids[i]!, to }));
+  const rows = pairs.map((p): MessageRow => ({
+    ...fields, id: p.id, to: p.to, deviceId: null, failureCode: null, updatedAt: now, claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null,
   }));
-  const full = rows.map((r): MessageRow => ({ ...r, deviceId: null, failureCode: null, updatedAt: now, claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null }));
   const inserted = await inTransaction(ctx.db, async (tx) => {
     if (!(await insertBatch(tx, { id: batchId, orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: rows.length }))) {
       return false;
     }
-    await insertMessages(tx, rows);
-    await recordEvents(tx, orgId, full.map((m) => ({ type: 'message.queued', data: toMessage(m) })));
+    await insertBatchMessages(tx, fields, pairs);
+    await recordEvents(tx, orgId, rows.map((m) => ({ type: 'message.queued', data: () => toMessage(m) })));
     return true;
   });
   if (!inserted) return { replay: await replayFromPostgres(ctx, orgId, idempotencyKey!, hash) };
-  return { rows: full };
+  return { rows };
 }
 
 /** Redis forgot the key (flushed) but Postgres remembers the batch: answer as the first time. */

@@ -96,6 +96,6 @@ async function recordChanges(tx: Queryable, changed: Changed[], byId: Map<string
     else byOrg.set(m.orgId, [m]);
   }
   for (const [orgId, list] of byOrg) {
-    await recordEvents(tx, orgId, list.map((m) => ({ type: `message.${m.status}` as EventType, data: toMessage(m) })));
+    await recordEvents(tx, orgId, list.map((m) => ({ type: `message.${m.status}` as EventType, data: () => toMessage(m) })));
   }
 }

@@ -41,7 +41,7 @@ export async function withReplayCheck(
 /** mobile_money.detected carries the whole record; a record waiting for its AI reader is announced once that ends. */
 export async function recordDetected(tx: Queryable, row: MobileMoneyRow): Promise<void> {
   if (row.aiStatus === 'pending') return;
-  await recordEvents(tx, row.orgId, [{ type: 'mobile_money.detected', data: toMobileMoneyEvent(row) }]);
+  await recordEvents(tx, row.orgId, [{ type: 'mobile_money.detected', data: () => toMobileMoneyEvent(row) }]);
 }
 
 /**

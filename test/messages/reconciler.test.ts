@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { newIds } from '../../src/ids/ids.js';
-import { insertMessages } from '../../src/messages/sql/insert-messages.js';
+import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
 import { reconcileAccepted, rebuildQueuesIfLost } from '../../src/messages/reconciler.js';
 
 let app: TestApp;
@@ -21,11 +21,11 @@ afterAll(() => app.close());
 async function insertAccepted(count: number, ageMs: number, pinned: string | null = null): Promise<string[]> {
   const createdAt = new Date(Date.now() - ageMs);
   const ids = newIds('message', count);
-  await insertMessages(app.ctx.db, ids.map((id) => ({
-    id, orgId, to: '+261341234567', body: 'left behind', status: 'accepted', segments: 1, encoding: 'gsm7',
+  await insertBatchMessages(app.ctx.db, {
+    orgId, body: 'left behind', status: 'accepted', segments: 1, encoding: 'gsm7',
     requestedDeviceId: pinned, simSubscriptionId: null, batchId: 'bat_leftbehind', resendOfId: null, createdAt,
     expiresAt: new Date(createdAt.getTime() + 86_400_000),
-  })));
+  }, ids.map((id) => ({ id, to: '+261341234567' })));
   return ids;
 }
 const statuses = async (ids: string[]) =>

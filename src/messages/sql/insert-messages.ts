@@ -1,10 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
 import type { MessageStatus } from '../schemas.js';
 
-export interface NewMessage {
-  id: string;
+/** What the messages of one send request share: everything but their id and recipient. */
+export interface BatchFields {
   orgId: string;
-  to: string;
   body: string;
   status: MessageStatus;
   segments: number;
@@ -17,21 +16,20 @@ export interface NewMessage {
   expiresAt: Date;
 }
 
-/** One statement for the whole batch (UNNEST keeps the parameter count fixed at any size). */
-export async function insertMessages(db: Queryable, rows: NewMessage[]): Promise<void> {
-  const col = <K extends keyof NewMessage>(k: K) => rows.map((r) => r[k]);
-  await db.query(
-    `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
+/**
+ * One statement for the whole batch. Only ids and recipients travel as arrays (UNNEST keeps the
+ * parameter count fixed at any size); the shared fields are sent once, not 500 times.
+ */
+export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string }[]): Promise<void> {
+  await db.query({
+    name: 'insert-batch-messages',
+    text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
        sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at)
-     SELECT id, org_id, to_number, body, status, segments, encoding, requested_device_id, sim_subscription_id,
-       batch_id, resend_of_id, created_at, created_at, expires_at
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[],
-       $9::int[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[])
-       AS t(id, org_id, to_number, body, status, segments, encoding, requested_device_id, sim_subscription_id,
-         batch_id, resend_of_id, created_at, expires_at)`,
-    [
-      col('id'), col('orgId'), col('to'), col('body'), col('status'), col('segments'), col('encoding'),
-      col('requestedDeviceId'), col('simSubscriptionId'), col('batchId'), col('resendOfId'), col('createdAt'), col('expiresAt'),
+     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13
+     FROM unnest($1::text[], $2::text[]) AS t(id, to_number)`,
+    values: [
+      recipients.map((r) => r.id), recipients.map((r) => r.to), f.orgId, f.body, f.status, f.segments, f.encoding,
+      f.requestedDeviceId, f.simSubscriptionId, f.batchId, f.resendOfId, f.createdAt, f.expiresAt,
     ],
-  );
+  });
 }
