@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { bullConnection, openDeliveryQueue } from '../../src/webhooks/queue.js';
+import { addDeliveryJobs, bullConnection, oneJobEach, openDeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
 import { startWebhookWorkers } from '../../src/webhooks/workers.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
@@ -70,4 +70,30 @@ it('delivers pending deliveries whose jobs were lost before any attempt', async 
   const ids = eventIdsOf(receiver.requests, '/pending');
   expect(ids).toHaveLength(50);
   expect(new Set(ids).size).toBe(50);
+});
+
+it('attempts a delivery held by two jobs once (the relay\'s batch and the recovery pass\'s own job)', async () => {
+  const { app, receiver } = rig;
+  receiver.respondWith(() => ({ status: 200 }));
+  await rig.workers.close();
+  const { org, key } = await app.createOrg();
+  const { id } = await createEndpoint(app, key, { url: `${receiver.url}twice`, eventTypes: ['message.sent'] });
+  await emitEvents(app, org.id, 'message.sent', 60);
+  const connection = bullConnection(app.ctx, 'test-relay');
+  const queue = openDeliveryQueue(app.ctx, connection);
+  await relayAll(app.ctx, queue);
+  const { rows } = await app.ctx.db.query('SELECT id, endpoint_id AS "endpointId", next_attempt_at AS "notBefore" FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
+  await addDeliveryJobs(queue, oneJobEach(rows));
+  expect(await queue.count()).toBeGreaterThanOrEqual(62); // 60 single jobs and the relay's batches
+  await queue.close();
+  await connection.quit();
+
+  rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
+  await waitFor('60 delivered', async () => (await app.ctx.db.query(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 60);
+  await new Promise((r) => setTimeout(r, 1000));
+  const ids = eventIdsOf(receiver.requests, '/twice');
+  expect(ids).toHaveLength(60);
+  expect(new Set(ids).size).toBe(60);
+  for (const d of await deliveries(app, key, id)) expect(d.attempts).toBe(1);
 });

@@ -49,7 +49,7 @@ async function counts(receiver: ChildProcess): Promise<Record<string, PathCount>
 
 async function emit(db: Db, orgId: string, n: number): Promise<void> {
   for (let i = 0; i < n; i += 500) {
-    const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) => ({ type: 'message.sent' as const, data: { id: `msg_probe${i + j}`, status: 'sent', to: '+261340000000', body: 'x'.repeat(160) } }));
+    const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) => ({ type: 'message.sent' as const, data: () => ({ id: `msg_probe${i + j}`, status: 'sent', to: '+261340000000', body: 'x'.repeat(160) }) }));
     await inTransaction(db, (tx) => recordEvents(tx, orgId, batch));
   }
 }
