@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { addDeliveryJobs, bullConnection, oneJobEach, openDeliveryQueue } from '../../src/webhooks/queue.js';
+import { addDeliveryJobs, bullConnection, oneJobEach, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
 import { startWebhookWorkers } from '../../src/webhooks/workers.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
@@ -22,6 +22,23 @@ async function dropPrefixKeys(redis: Redis, prefix: string): Promise<number> {
     if (keys.length > 0) dropped += await redis.del(...keys);
   } while (cursor !== '0');
   return dropped;
+}
+
+/** Stops the workers, then relays `count` events of a new endpoint on `path` with no worker to take them. */
+async function relayedWithoutWorker(path: string, count: number, more: (queue: DeliveryQueue, endpointId: string) => Promise<void>) {
+  const { app, receiver } = rig;
+  receiver.respondWith(() => ({ status: 200 }));
+  await rig.workers.close();
+  const { org, key } = await app.createOrg();
+  const { id } = await createEndpoint(app, key, { url: `${receiver.url}${path}`, eventTypes: ['message.sent'] });
+  await emitEvents(app, org.id, 'message.sent', count);
+  const connection = bullConnection(app.ctx, 'test-relay');
+  const queue = openDeliveryQueue(app.ctx, connection);
+  await relayAll(app.ctx, queue);
+  await more(queue, id);
+  await queue.close();
+  await connection.quit();
+  return { key, id };
 }
 
 const eventIdsOf = (requests: WebhookRig['receiver']['requests'], path: string) =>
@@ -50,17 +67,8 @@ it('delivers retrying deliveries once each after Redis lost their jobs', async (
 
 it('delivers pending deliveries whose jobs were lost before any attempt', async () => {
   const { app, receiver } = rig;
-  receiver.respondWith(() => ({ status: 200 }));
-  await rig.workers.close();
-  const { org, key } = await app.createOrg();
-  const { id } = await createEndpoint(app, key, { url: `${receiver.url}pending`, eventTypes: ['message.sent'] });
-  await emitEvents(app, org.id, 'message.sent', 50);
   // The relay runs with no worker, then Redis loses everything.
-  const connection = bullConnection(app.ctx, 'test-relay');
-  const queue = openDeliveryQueue(app.ctx, connection);
-  await relayAll(app.ctx, queue);
-  await queue.close();
-  await connection.quit();
+  const { key, id } = await relayedWithoutWorker('pending', 50, async () => undefined);
   expect((await deliveries(app, key, id)).filter((d) => d.status === 'pending')).toHaveLength(50);
   await dropPrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix);
 
@@ -74,19 +82,11 @@ it('delivers pending deliveries whose jobs were lost before any attempt', async 
 
 it('attempts a delivery held by two jobs once (the relay\'s batch and the recovery pass\'s own job)', async () => {
   const { app, receiver } = rig;
-  receiver.respondWith(() => ({ status: 200 }));
-  await rig.workers.close();
-  const { org, key } = await app.createOrg();
-  const { id } = await createEndpoint(app, key, { url: `${receiver.url}twice`, eventTypes: ['message.sent'] });
-  await emitEvents(app, org.id, 'message.sent', 60);
-  const connection = bullConnection(app.ctx, 'test-relay');
-  const queue = openDeliveryQueue(app.ctx, connection);
-  await relayAll(app.ctx, queue);
-  const { rows } = await app.ctx.db.query('SELECT id, endpoint_id AS "endpointId", next_attempt_at AS "notBefore" FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
-  await addDeliveryJobs(queue, oneJobEach(rows));
-  expect(await queue.count()).toBeGreaterThanOrEqual(62); // 60 single jobs and the relay's batches
-  await queue.close();
-  await connection.quit();
+  const { key, id } = await relayedWithoutWorker('twice', 60, async (queue, endpointId) => {
+    const { rows } = await app.ctx.db.query('SELECT id, endpoint_id AS "endpointId", next_attempt_at AS "notBefore" FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
+    await addDeliveryJobs(queue, oneJobEach(rows));
+    expect(await queue.count()).toBeGreaterThanOrEqual(62); // 60 single jobs and the relay's batches
+  });
 
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
   await waitFor('60 delivered', async () => (await app.ctx.db.query(
