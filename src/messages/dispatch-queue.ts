@@ -1,18 +1,35 @@
 import type { AppContext } from '../app/context.js';
 import { runScript } from '../redis/scripts.js';
 
-/** What a phone needs to send a message, kept beside the queue so a claim reads no Postgres. */
+/** A message on its way to a dispatch queue. */
 export interface DispatchEntry {
   id: string;
   orgId: string;
-  to: string;
+  requestedDeviceId: string | null;
+  /** Enqueue order: the message's creation time, so a rebuilt queue keeps the original order. */
+  score: number;
+  /** What a phone needs to send it (dispatchMeta), kept beside the queue so a claim reads no Postgres. */
+  meta: string;
+}
+
+export interface DispatchFields {
   body: string;
   segments: number;
   simSubscriptionId: number | null;
   requestedDeviceId: string | null;
   expiresAt: number;
-  /** Enqueue order: the message's creation time, so a rebuilt queue keeps the original order. */
-  score: number;
+}
+
+/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp} (read by lua/claimJobs). */
+export function dispatchMeta(to: string, f: DispatchFields): string {
+  return batchMetaFormatter(f)(to);
+}
+
+/** The messages of one send differ only by recipient: the rest of their JSON is made once. */
+export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
+  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` +
+    `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}}`;
+  return (to) => `{"to":${JSON.stringify(to)}${rest}`;
 }
 
 /** Queues messages of one organization and one target (a device, or any phone) in one Lua call. */
@@ -20,9 +37,7 @@ export async function enqueueForDispatch(ctx: AppContext, orgId: string, deviceI
   if (entries.length === 0) return 0;
   const k = ctx.keys.org(orgId);
   const args: (string | number)[] = [deviceId ? 1 : 0];
-  for (const e of entries) {
-    args.push(e.id, e.score, JSON.stringify({ to: e.to, body: e.body, seg: e.segments, sim: e.simSubscriptionId, dev: e.requestedDeviceId, exp: e.expiresAt }));
-  }
+  for (const e of entries) args.push(e.id, e.score, e.meta);
   return runScript<number>(ctx.redis, 'enqueueMessages', [k.orgQueue(), k.deviceQueue(deviceId ?? '-'), k.queueMeta()], args);
 }
 

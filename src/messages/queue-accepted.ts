@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context.js';
 import { inTransaction } from '../db/pool.js';
-import { enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
+import { dispatchMeta, enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
 import { applyTransitions, type Changed } from './transitions.js';
 import { markBatchesDispatched } from './sql/batches.js';
 import type { MessageRow } from './message-row.js';
@@ -9,13 +9,9 @@ import type { MessageEvent } from './schemas.js';
 export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
   id: m.id,
   orgId: m.orgId,
-  to: m.to,
-  body: m.body,
-  segments: m.segments,
-  simSubscriptionId: m.simSubscriptionId,
   requestedDeviceId: m.requestedDeviceId,
-  expiresAt: m.expiresAt.getTime(),
   score: m.createdAt.getTime(),
+  meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime() }),
 });
 
 /**
@@ -23,10 +19,10 @@ export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
  * dispatched. In that order a crash between the two leaves the batch undispatched, and the
  * reconciler queues it again (the enqueue is idempotent).
  */
-export async function dispatchBatch(ctx: AppContext, batchIds: string[], messages: MessageRow[]): Promise<void> {
-  await enqueueMixed(ctx, messages.map(toDispatchEntry));
+export async function dispatchBatch(ctx: AppContext, batchIds: string[], entries: DispatchEntry[]): Promise<void> {
+  await enqueueMixed(ctx, entries);
   await markBatchesDispatched(ctx.db, batchIds);
-  await signalWork(ctx, messages);
+  await signalWork(ctx, entries);
 }
 
 /** accepted → queued, for messages written `accepted` (by an older version): queue, then record. */

@@ -20,7 +20,7 @@ export async function reconcileBatches(ctx: AppContext): Promise<number> {
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status = 'queued'`,
       [batchIds],
     );
-    await dispatchBatch(ctx, batchIds, rows as MessageRow[]);
+    await dispatchBatch(ctx, batchIds, (rows as MessageRow[]).map(toDispatchEntry));
     total += rows.length;
     if (batchIds.length < 50) return total;
   }

@@ -13,8 +13,9 @@ import { insertBatch, findBatchByKey } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
 import { dispatchBatch } from './queue-accepted.js';
 import { recordEvents } from '../events/record-events.js';
-import { toMessage, type MessageRow } from './message-row.js';
-import type { SendMessagesBody } from './schemas.js';
+import { toMessage } from './message-row.js';
+import type { Message, SendMessagesBody } from './schemas.js';
+import { batchMetaFormatter, type DispatchEntry } from './dispatch-queue.js';
 
 export interface SendResult {
   batchId: string;
@@ -49,7 +50,7 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   const admission = await admitSend(ctx, { orgId, dailyLimit: org.dailyLimit, idempotencyKey, requestHash: hash, count: recipients.length });
   if (admission.kind === 'replay') return JSON.parse(admission.responseJson) as SendResult;
 
-  let rows: MessageRow[];
+  let batch: PreparedBatch;
   try {
     // Redis forgot this key (flushed) but Postgres may remember it: a retry gets its original
     // answer even if no phone could take a new send now.
@@ -59,58 +60,73 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
       return replay;
     }
     await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
-    const committed = await commitBatch(ctx, orgId, body, recipients, hash, idempotencyKey);
-    if ('replay' in committed) {
+    batch = prepareBatch(ctx, orgId, body, recipients);
+    if (!(await commitBatch(ctx, batch, hash, idempotencyKey))) {
+      const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
       await admission.release();
-      return committed.replay;
+      return replay;
     }
-    rows = committed.rows;
   } catch (err) {
     await admission.release();
     throw err;
   }
 
-  await dispatchBatch(ctx, [rows[0]!.batchId!], rows).catch((err: unknown) => {
+  await dispatchBatch(ctx, [batch.fields.batchId], batch.entries).catch((err: unknown) => {
     // Durable but not on a queue yet: the reconciler dispatches the batch; the client still gets its 202.
-    ctx.log.warn({ err, batchId: rows[0]?.batchId }, 'dispatch deferred to the reconciler');
+    ctx.log.warn({ err, batchId: batch.fields.batchId }, 'dispatch deferred to the reconciler');
   });
-  const result: SendResult = { batchId: rows[0]!.batchId!, messages: rows.map(toMessage) };
+  const result: SendResult = { batchId: batch.fields.batchId, messages: batch.messages };
   await admission.complete(JSON.stringify(result)).catch((err: unknown) => ctx.log.warn({ err }, 'idempotency record not stored'));
   return result;
 }
 
-async function commitBatch(
-  ctx: AppContext,
-  orgId: string,
-  body: SendRequest,
-  recipients: string[],
-  hash: string,
-  idempotencyKey: string | undefined,
-): Promise<{ rows: MessageRow[] } | { replay: SendResult }> {
+/** One send request, ready to write: the shared fields, each message as the API shows it, and its dispatch entry. */
+interface PreparedBatch {
+  fields: BatchFields;
+  recipients: { id: string; to: string }[];
+  messages: Message[];
+  entries: DispatchEntry[];
+}
+
+/**
+ * The hot part of a 500-recipient send: per recipient, only its id and number differ, so the
+ * shared JSON and timestamps are formatted once and each message is one object literal.
+ */
+function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: string[]): PreparedBatch {
   const measure = measureSms(body.body);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ctx.config.messageTtlSeconds * 1000);
-  const batchId = newId('batch');
-  const ids = newIds('message', recipients.length);
   const fields: BatchFields = {
     orgId, body: body.body, status: 'queued', segments: measure.segments, encoding: measure.encoding,
-    requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId,
+    requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId: newId('batch'),
     resendOfId: body.resendOfId ?? null, createdAt: now, expiresAt,
   };
-  const pairs = recipients.map((to, i) => ({ id: ids[i]!, to }));
-  const rows = pairs.map((p): MessageRow => ({
-    ...fields, id: p.id, to: p.to, deviceId: null, failureCode: null, updatedAt: now, claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null,
+  const ids = newIds('message', to.length);
+  const created = now.toISOString();
+  const expires = expiresAt.toISOString();
+  const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime() });
+  const score = now.getTime();
+  const recipients = to.map((number, i) => ({ id: ids[i]!, to: number }));
+  const messages = recipients.map((r): Message => ({
+    id: r.id, to: r.to, body: fields.body, status: 'queued', segments: fields.segments, encoding: fields.encoding,
+    deviceId: null, requestedDeviceId: fields.requestedDeviceId, simSubscriptionId: fields.simSubscriptionId,
+    batchId: fields.batchId, resendOfId: fields.resendOfId, failureCode: null, createdAt: created, updatedAt: created,
+    claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null, expiresAt: expires,
   }));
-  const inserted = await inTransaction(ctx.db, async (tx) => {
-    if (!(await insertBatch(tx, { id: batchId, orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: rows.length }))) {
-      return false;
-    }
-    await insertBatchMessages(tx, fields, pairs);
-    await recordEvents(tx, orgId, rows.map((m) => ({ type: 'message.queued', data: () => toMessage(m) })));
+  const entries = recipients.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
+  return { fields, recipients, messages, entries };
+}
+
+/** The batch row, its messages and their webhook events in one transaction; false when the idempotency key already has a batch. */
+async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, idempotencyKey: string | undefined): Promise<boolean> {
+  const { fields } = batch;
+  return inTransaction(ctx.db, async (tx) => {
+    const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
+    if (!(await insertBatch(tx, row))) return false;
+    await insertBatchMessages(tx, fields, batch.recipients);
+    await recordEvents(tx, fields.orgId, batch.messages.map((m) => ({ type: 'message.queued', data: () => m })));
     return true;
   });
-  if (!inserted) return { replay: await replayFromPostgres(ctx, orgId, idempotencyKey!, hash) };
-  return { rows };
 }
 
 /** Redis forgot the key (flushed) but Postgres remembers the batch: answer as the first time. */
