@@ -38,7 +38,7 @@ function firstRunBanner(io: CommandIo, port: number, key: string): void {
  */
 export async function runProcess(role: Role, baseConfig: Config, io: CommandIo): Promise<number> {
   const log = (line: string) => io.err(line);
-  const resolved = role === 'all' ? await resolveServices(baseConfig, log) : { config: baseConfig };
+  const resolved = role === 'all' ? await resolveServices(baseConfig, log, { reuseRunning: false }) : { config: baseConfig };
   if (!resolved.config.databaseUrl || !resolved.config.redisUrl) {
     io.err('error: DATABASE_URL and REDIS_URL must be set for `hafatra api` and `hafatra worker` (use `hafatra start` for embedded ones)');
     return 2;

@@ -25,20 +25,25 @@ function reachable(url: string): Promise<boolean> {
   });
 }
 
-export async function resolveServices(config: Config, log: (line: string) => void): Promise<ResolvedServices> {
-  if (config.databaseUrl && config.redisUrl) return { config };
+/** The embedded servers of a running `hafatra start`, if they answer. */
+async function runningServices(config: Config): Promise<{ databaseUrl: string; redisUrl: string } | undefined> {
   try {
     const running = JSON.parse(await readFile(stateFile(config), 'utf8')) as { databaseUrl: string; redisUrl: string };
-    if ((await reachable(running.databaseUrl)) && (await reachable(running.redisUrl))) {
-      return { config: { ...config, databaseUrl: config.databaseUrl || running.databaseUrl, redisUrl: config.redisUrl || running.redisUrl } };
-    }
+    if ((await reachable(running.databaseUrl)) && (await reachable(running.redisUrl))) return running;
   } catch {
-    // no running embedded services: start them below
+    // no state file: nothing running
   }
-  const embedded = await startEmbeddedServices({ dataDir: config.dataDir, log });
+  return undefined;
+}
+
+export async function resolveServices(config: Config, log: (line: string) => void, opts: { reuseRunning?: boolean } = {}): Promise<ResolvedServices> {
+  if (config.databaseUrl && config.redisUrl) return { config };
+  // `hafatra start` owns its embedded servers; admin commands borrow a running start's.
+  const running = opts.reuseRunning === false ? undefined : await runningServices(config);
+  const urls = running ?? (await startEmbeddedServices({ dataDir: config.dataDir, log }));
   return {
-    config: { ...config, databaseUrl: config.databaseUrl || embedded.databaseUrl, redisUrl: config.redisUrl || embedded.redisUrl },
-    embedded,
+    config: { ...config, databaseUrl: config.databaseUrl || urls.databaseUrl, redisUrl: config.redisUrl || urls.redisUrl },
+    ...(running ? {} : { embedded: urls as EmbeddedServices }),
   };
 }
 
