@@ -10,6 +10,7 @@ interface PathCount {
 }
 
 const counts = new Map<string, PathCount>();
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const server = https.createServer({ cert: process.env.PROBE_CERT, key: process.env.PROBE_KEY, keepAliveTimeout: 60_000 }, (req, res) => {
   req.resume();
   req.on('end', () => {
@@ -27,7 +28,7 @@ const server = https.createServer({ cert: process.env.PROBE_CERT, key: process.e
 
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 process.on('message', (msg: { type: string }) => {
-  if (msg.type === 'counts') process.send!({ counts: Object.fromEntries(counts) });
+  if (msg.type === 'counts') process.send!({ counts: Object.fromEntries(counts), cpuMs: cpuMs() });
   if (msg.type === 'stop') {
     server.closeAllConnections();
     server.close(() => process.exit(0));

@@ -14,8 +14,12 @@ const workers = await startWebhookWorkers(ctx, {
 });
 process.send!({ ready: true });
 process.on('message', async (msg: { type: string }) => {
+  if (msg.type === 'cpu') {
+    const u = process.cpuUsage();
+    process.send!({ cpuMs: (u.user + u.system) / 1000 });
+  }
   if (msg.type !== 'stop') return;
-  await workers.close();
-  await closeContext(ctx);
+  // Jobs still waiting on the hanging endpoint would hold close() for a timeout or more.
+  await Promise.race([workers.close().then(() => closeContext(ctx)), new Promise((r) => setTimeout(r, 3000))]);
   process.exit(0); // --cpu-prof writes its profile on exit
 });
