@@ -1,9 +1,9 @@
 import type { AppContext } from '../app/context.js';
-import { inTransaction } from '../db/pool.js';
 import { runScript } from '../redis/scripts.js';
 import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
-import { applyTransitions } from '../messages/transitions.js';
+import { claimWriter, type ClaimWrite, type ClaimWritten } from './claim-writer.js';
+import type { TickBatcher } from '../batching/tick-batcher.js';
 
 /** What a phone receives for each message it is to send. */
 export interface Job {
@@ -31,6 +31,13 @@ interface DispatchMeta {
 }
 
 export const MAX_CLAIM = 100;
+
+const writers = new WeakMap<AppContext, TickBatcher<ClaimWrite, ClaimWritten>>();
+function claimWriterOf(ctx: AppContext): TickBatcher<ClaimWrite, ClaimWritten> {
+  let w = writers.get(ctx);
+  if (!w) writers.set(ctx, (w = claimWriter(ctx)));
+  return w;
+}
 
 /**
  * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-5.lua), Postgres
@@ -62,23 +69,12 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
   }
   if (picked.length === 0) return { jobs: [], retryAfterMs };
 
-  const at = new Date();
-  const changed = await inTransaction(ctx.db, async (tx) => {
-    // The device row lock orders this claim with a revocation: a phone revoked a moment ago
-    // (before its Redis state said so) gets nothing.
-    const { rows } = await tx.query('SELECT revoked_at IS NULL AS live FROM devices WHERE id = $1 FOR SHARE', [device.deviceId]);
-    if (!rows[0]?.live) return null;
-    return applyTransitions(
-      tx,
-      picked.map((p) => ({ id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: device.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null })),
-    );
-  });
-  if (changed === null) {
+  const won = await claimWriterOf(ctx).load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
+  if (won === null) {
     await putBack(ctx, device.orgId, picked.map((p) => p.id));
     return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
   }
   await runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], picked.map((p) => p.id));
-  const won = new Set(changed.map((m) => m.id));
   const jobs = picked
     .filter((p) => won.has(p.id))
     .map((p) => ({

@@ -35,9 +35,30 @@ function isRepeat(current: MessageStatus, reported: ReportableStatus): boolean {
 /**
  * Phones report progress many times a second. Reports are gathered for a few milliseconds and
  * written in one transaction (one UPDATE per round: a message reported twice in one window,
- * e.g. sending then sent, moves once per round, in order).
+ * e.g. sending then sent, moves once per round, in order). A message always goes to the same
+ * lane and each lane writes one batch at a time, so its reports apply in order; the lanes write
+ * in parallel.
  */
 export class StatusReportWriter {
+  private readonly lanes: ReportLane[];
+
+  constructor(ctx: AppContext, opts: { maxBatch?: number; maxDelayMs?: number; lanes?: number } = {}) {
+    this.lanes = Array.from({ length: opts.lanes ?? 4 }, () => new ReportLane(ctx, opts));
+  }
+
+  submit(deviceId: string, report: StatusReport): Promise<ReportOutcome> {
+    const id = report.messageId;
+    let h = 0;
+    for (let i = id.length - 4; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
+    return this.lanes[Math.abs(h) % this.lanes.length]!.submit(deviceId, report);
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.lanes.map((l) => l.flush()));
+  }
+}
+
+class ReportLane {
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
