@@ -37,17 +37,18 @@ afterAll(async () => {
   await a?.close();
 });
 
-function collect(phone: TestPhone, into: Map<string, string>, onDone?: () => void) {
+const reporting: Promise<unknown>[] = [];
+
+function collect(phone: TestPhone, into: Map<string, string>) {
   const client = phone.client;
   return (jobs: Job[]) => {
     for (const job of jobs) {
       expect(into.has(job.messageId), `${job.messageId} reached two phones`).toBe(false);
       into.set(job.messageId, phone.deviceId);
-      void (async () => {
+      reporting.push((async () => {
         await client.reportStatus({ messageId: job.messageId, status: 'sending' });
         await client.reportStatus({ messageId: job.messageId, status: 'sent' });
-        onDone?.();
-      })();
+      })());
     }
   };
 }
@@ -83,5 +84,6 @@ it('delivers each message once across phones on two API processes, pinned ones t
     const { rows } = await a.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = 'sent'`, [org.id]);
     return rows[0].n === 301;
   }, 15_000, 'all sent');
+  await Promise.all(reporting); // every report acknowledged before the phones hang up
   for (const p of phones) await p.client.close();
 }, 60_000);
