@@ -44,11 +44,20 @@ interface JobToAdd {
 
 /**
  * Groups deliveries into jobs by endpoint and due second: a job's time is the latest of its
- * deliveries' (rounded up to the second), so every delivery in it is due when it runs.
+ * deliveries' (rounded up to the second), so every delivery in it is due when it runs. Named jobs
+ * (for the recovery pass, which may offer the same overdue deliveries again and again) take their
+ * first and last delivery ids as job id: offering the same group while its job is still in
+ * BullMQ adds nothing.
  */
-export function groupIntoJobs(deliveries: DeliveryToQueue[], now = Date.now()): JobToAdd[] {
+export function groupIntoJobs(deliveries: DeliveryToQueue[], opts: { now?: number; named?: boolean } = {}): JobToAdd[] {
+  const now = opts.now ?? Date.now();
   const groups = new Map<string, { endpointId: string; at: number; ids: string[] }>();
   const jobs: JobToAdd[] = [];
+  const close = (g: { endpointId: string; at: number; ids: string[] }) => jobs.push({
+    data: { endpointId: g.endpointId, deliveryIds: g.ids },
+    delay: Math.max(0, g.at - now),
+    jobId: opts.named ? `${g.ids[0]}..${g.ids[g.ids.length - 1]}` : undefined,
+  });
   for (const d of deliveries) {
     const due = d.notBefore?.getTime() ?? 0;
     const at = due <= now ? 0 : Math.ceil(due / 1000) * 1000;
@@ -57,24 +66,12 @@ export function groupIntoJobs(deliveries: DeliveryToQueue[], now = Date.now()): 
     if (!group) groups.set(key, (group = { endpointId: d.endpointId, at, ids: [] }));
     group.ids.push(d.id);
     if (group.ids.length === DELIVERIES_PER_JOB) {
-      jobs.push({ data: { endpointId: group.endpointId, deliveryIds: group.ids }, delay: Math.max(0, group.at - now) });
+      close(group);
       groups.delete(key);
     }
   }
-  for (const g of groups.values()) jobs.push({ data: { endpointId: g.endpointId, deliveryIds: g.ids }, delay: Math.max(0, g.at - now) });
+  for (const g of groups.values()) close(g);
   return jobs;
-}
-
-/**
- * One job per delivery, with the delivery id as job id: adding a delivery whose job is still in
- * BullMQ is a no-op. For the recovery pass, which may offer the same overdue delivery again and again.
- */
-export function oneJobEach(deliveries: DeliveryToQueue[], now = Date.now()): JobToAdd[] {
-  return deliveries.map((d) => ({
-    data: { endpointId: d.endpointId, deliveryIds: [d.id] },
-    delay: d.notBefore ? Math.max(0, d.notBefore.getTime() - now) : 0,
-    jobId: d.id,
-  }));
 }
 
 /** Finished jobs are removed: by then their rows are delivered, dead or queued again by a newer job. */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../app/context.js';
-import { addDeliveryJobs, groupIntoJobs, oneJobEach, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
+import { addDeliveryJobs, groupIntoJobs, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
 
 const PAGE = 5000;
 /** An overdue delivery offered again is not offered again by this process for this long. */
@@ -20,11 +20,11 @@ async function pendingPage(ctx: AppContext, after: string, overdueOnly: boolean)
   return rows as DeliveryToQueue[];
 }
 
-async function eachPendingPage(ctx: AppContext, overdueOnly: boolean, use: (rows: DeliveryToQueue[]) => Promise<void>): Promise<number> {
+async function eachPendingPage(ctx: AppContext, use: (rows: DeliveryToQueue[]) => Promise<void>): Promise<number> {
   let after = '';
   let total = 0;
   for (;;) {
-    const rows = await pendingPage(ctx, after, overdueOnly);
+    const rows = await pendingPage(ctx, after, false);
     if (rows.length === 0) return total;
     await use(rows);
     total += rows.length;
@@ -34,33 +34,32 @@ async function eachPendingPage(ctx: AppContext, overdueOnly: boolean, use: (rows
 
 /**
  * Postgres is the truth; BullMQ only schedules. After Redis lost its data (marker gone) every
- * pending or retrying delivery is queued again at its nextAttemptAt, in batches. Otherwise
- * deliveries overdue by more than the grace are offered again one job each, with the delivery id
- * as job id: that covers a crash between the relay's commit and its enqueue, and a worker that
- * died holding a claim. A delivery overdue only because its endpoint has a backlog still has its
- * job; offering it again is safe (a delivery is claimed once) and, to keep a long backlog cheap,
- * done at most once a minute per process.
+ * pending or retrying delivery is queued again at its nextAttemptAt. Otherwise deliveries overdue
+ * by more than the grace are offered again: that covers a crash between the relay's commit and
+ * its enqueue, and a worker that died holding a claim. A delivery overdue only because its
+ * endpoint has a backlog still has its job; offering it again is safe (a delivery is claimed
+ * once) and kept cheap: one page of overdue deliveries per pass (the next pass goes on from
+ * there), each offered at most once a minute per process, in named jobs that BullMQ adds once.
  */
 export function deliveryRecovery(ctx: AppContext, queue: DeliveryQueue, redis: Redis): () => Promise<number> {
   const offeredAt = new Map<string, number>();
-  const forget = (now: number) => {
+  let overdueAfter = '';
+  async function offerOverdue(): Promise<number> {
+    const now = Date.now();
     for (const [id, at] of offeredAt) if (now - at > REOFFER_AFTER_MS) offeredAt.delete(id);
-  };
+    const rows = await pendingPage(ctx, overdueAfter, true);
+    overdueAfter = rows.length === PAGE ? rows[rows.length - 1]!.id : '';
+    const fresh = rows.filter((r) => !offeredAt.has(r.id));
+    for (const r of fresh) offeredAt.set(r.id, now);
+    await addDeliveryJobs(queue, groupIntoJobs(fresh, { named: true }));
+    return fresh.length;
+  }
   return async () => {
     const marker = queuedMarkerKey(ctx.config.redisPrefix);
-    const lost = !(await redis.exists(marker));
-    const now = Date.now();
-    forget(now);
-    const total = await eachPendingPage(ctx, !lost, async (rows) => {
-      if (lost) return addDeliveryJobs(queue, groupIntoJobs(rows));
-      const fresh = rows.filter((r) => !offeredAt.has(r.id));
-      for (const r of fresh) offeredAt.set(r.id, now);
-      await addDeliveryJobs(queue, oneJobEach(fresh));
-    });
-    if (lost) {
-      await redis.set(marker, new Date().toISOString());
-      if (total > 0) ctx.log.warn({ total }, 'webhook deliveries queued again from Postgres');
-    }
+    if (await redis.exists(marker)) return offerOverdue();
+    const total = await eachPendingPage(ctx, (rows) => addDeliveryJobs(queue, groupIntoJobs(rows)));
+    await redis.set(marker, new Date().toISOString());
+    if (total > 0) ctx.log.warn({ total }, 'webhook deliveries queued again from Postgres');
     return total;
   };
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { addDeliveryJobs, bullConnection, oneJobEach, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
+import { addDeliveryJobs, bullConnection, groupIntoJobs, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
+import { queuedMarkerKey } from '../../src/webhooks/recovery.js';
 import { startWebhookWorkers } from '../../src/webhooks/workers.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
 
@@ -80,12 +81,12 @@ it('delivers pending deliveries whose jobs were lost before any attempt', async 
   expect(new Set(ids).size).toBe(50);
 });
 
-it('attempts a delivery held by two jobs once (the relay\'s batch and the recovery pass\'s own job)', async () => {
+it('attempts a delivery held by two jobs once (the relay\'s and the recovery pass\'s)', async () => {
   const { app, receiver } = rig;
   const { key, id } = await relayedWithoutWorker('twice', 60, async (queue, endpointId) => {
     const { rows } = await app.ctx.db.query('SELECT id, endpoint_id AS "endpointId", next_attempt_at AS "notBefore" FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
-    await addDeliveryJobs(queue, oneJobEach(rows));
-    expect(await queue.count()).toBeGreaterThanOrEqual(62); // 60 single jobs and the relay's batches
+    await addDeliveryJobs(queue, groupIntoJobs(rows, { named: true }));
+    expect(await queue.count()).toBe(4); // the recovery pass's two jobs and the relay's two
   });
 
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
@@ -95,5 +96,20 @@ it('attempts a delivery held by two jobs once (the relay\'s batch and the recove
   const ids = eventIdsOf(receiver.requests, '/twice');
   expect(ids).toHaveLength(60);
   expect(new Set(ids).size).toBe(60);
+  for (const d of await deliveries(app, key, id)) expect(d.attempts).toBe(1);
+});
+
+it('offers again deliveries overdue past the grace whose jobs are gone while Redis kept its data', async () => {
+  const { app, receiver } = rig;
+  // As if the relay died between its commit and its enqueue: the rows exist, their jobs do not.
+  const { key, id } = await relayedWithoutWorker('overdue', 70, (queue) => queue.obliterate({ force: true }));
+  expect(await app.ctx.redis.exists(queuedMarkerKey(app.ctx.config.redisPrefix))).toBe(1);
+  rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
+  await waitFor('70 delivered', async () => (await app.ctx.db.query(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 70);
+  await new Promise((r) => setTimeout(r, 1000));
+  const ids = eventIdsOf(receiver.requests, '/overdue');
+  expect(new Set(ids).size).toBe(70);
+  expect(ids).toHaveLength(70);
   for (const d of await deliveries(app, key, id)) expect(d.attempts).toBe(1);
 });

@@ -59,21 +59,29 @@ function machineCpuMs(): number {
   return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100; // USER_HZ = 100
 }
 
-/** CPU time of the processes visible here whose command line matches, in ms (clock ticks of 10 ms). */
-function processesCpuMs(match: RegExp): number {
-  let ticks = 0;
+/** CPU time (ms) of each process visible here whose command line matches, by pid. */
+function processesCpuMs(match: RegExp): Map<string, number> {
+  const byPid = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       if (!match.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10); // utime + stime, 10 ms ticks
     } catch {
       // the process ended meanwhile
     }
   }
-  return ticks * 10;
+  return byPid;
 }
+
+/** CPU used since `before` by processes still alive (a connection closed meanwhile takes its share with it). */
+function cpuSince(before: Map<string, number>, after: Map<string, number>): number {
+  let ms = 0;
+  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+  return ms;
+}
+
 const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -81,10 +89,17 @@ const ownCpuMs = () => {
 
 /** CPU used during `run` by each process of the probe, and by everything else on the machine (other users). */
 async function withCpu<T>(run: () => Promise<T>): Promise<{ result: T; cpu: string }> {
-  const sample = async () => [await cpuMsOf(probe.worker!), await cpuMsOf(probe.receiver!), processesCpuMs(/^postgres/), processesCpuMs(/redis-server/), ownCpuMs(), machineCpuMs(), Date.now()];
+  const sample = async () => ({
+    ours: [await cpuMsOf(probe.worker!), await cpuMsOf(probe.receiver!), ownCpuMs(), machineCpuMs(), Date.now()],
+    postgres: processesCpuMs(/^postgres/),
+    redis: processesCpuMs(/redis-server/),
+  });
   const before = await sample();
   const result = await run();
-  const [worker, receiver, postgres, redis, own, machine, wall] = (await sample()).map((a, i) => a - before[i]!) as number[] as [number, number, number, number, number, number, number];
+  const after = await sample();
+  const [worker, receiver, own, machine, wall] = after.ours.map((a, i) => a - before.ours[i]!) as [number, number, number, number, number];
+  const postgres = cpuSince(before.postgres, after.postgres);
+  const redis = cpuSince(before.redis, after.redis);
   const cores = (ms: number) => (ms / wall).toFixed(2);
   const others = machine - worker - receiver - postgres - redis - own;
   return { result, cpu: `cores busy: worker ${cores(worker)}, receiver ${cores(receiver)}, postgres ${cores(postgres)}, redis ${cores(redis)}, events writer ${cores(own)}, other users ${cores(others)}` };
