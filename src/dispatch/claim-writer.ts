@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { inTransaction } from '../db/pool.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
-import { applyTransitions, type Transition } from '../messages/transitions.js';
+import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 
 export interface ClaimWrite {
   deviceId: string;
@@ -36,7 +36,7 @@ async function writeClaims(ctx: AppContext, writes: ClaimWrite[]): Promise<Claim
       .flatMap((w) => w.picked.map((p) => ({
         id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: w.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null,
       })));
-    const changed = await applyTransitions(tx, transitions);
+    const changed = await applyTransitionsLean(tx, transitions);
     const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
     return writes.map((w) => (live.has(w.deviceId) ? new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)) : null));
   });

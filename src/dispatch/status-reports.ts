@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context.js';
 import { inTransaction } from '../db/pool.js';
-import { applyTransitions, type Transition } from '../messages/transitions.js';
+import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import type { MessageStatus } from '../messages/schemas.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type Warning } from './clock.js';
@@ -120,7 +120,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
           code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
         };
       });
-      const changed = new Set((await applyTransitions(tx, transitions)).map((m) => m.id));
+      const changed = new Set((await applyTransitionsLean(tx, transitions)).map((m) => m.id));
       for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
     }
   });

@@ -20,13 +20,22 @@ export interface NewEvent {
  */
 export async function recordEvents(tx: Queryable, orgId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
-  const { rows } = await tx.query(
-    `SELECT DISTINCT unnest(event_types) AS type FROM webhook_endpoints WHERE org_id = $1 AND enabled`,
-    [orgId],
-  );
-  if (rows.length === 0) return 0;
-  const wanted = new Set(rows.map((r) => r.type as string));
-  const kept = events.filter((e) => wanted.has(e.type));
+  const wanted = await subscribedTypes(tx, orgId);
+  return insertEvents(tx, orgId, events.filter((e) => wanted.has(e.type)));
+}
+
+/** The event types some enabled endpoint of the organization subscribes to. */
+export async function subscribedTypes(tx: Queryable, orgId: string): Promise<Set<string>> {
+  const { rows } = await tx.query({
+    name: 'subscribed-event-types',
+    text: 'SELECT DISTINCT unnest(event_types) AS type FROM webhook_endpoints WHERE org_id = $1 AND enabled',
+    values: [orgId],
+  });
+  return new Set(rows.map((r) => r.type as string));
+}
+
+/** Writes events already filtered by subscribedTypes. */
+export async function insertEvents(tx: Queryable, orgId: string, kept: NewEvent[]): Promise<number> {
   if (kept.length === 0) return 0;
   const ids = newIds('event', kept.length);
   const now = new Date();

@@ -2,7 +2,8 @@ import type { Queryable } from '../db/pool.js';
 import { messageColumns, toMessage, type MessageRow } from './message-row.js';
 import type { MessageEvent, MessageStatus } from './schemas.js';
 import { insertMessageEvents } from './sql/insert-message-events.js';
-import { recordEvents, type EventType } from '../events/record-events.js';
+import { insertEvents, subscribedTypes, type EventType } from '../events/record-events.js';
+import { selectMessagesByIds } from './sql/select-messages.js';
 
 /**
  * The message lifecycle, in one place. A status may only be entered from the statuses listed
@@ -38,7 +39,38 @@ export interface Transition {
 
 export type Changed = MessageRow & { fromStatus: MessageStatus };
 
+/** What the hot paths (claims, status reports) need back: not the whole row. */
+export interface ChangedLean {
+  id: string;
+  orgId: string;
+  deviceId: string | null;
+  status: MessageStatus;
+  fromStatus: MessageStatus;
+}
+
+const LEAN_COLUMNS = `m.id, m.org_id AS "orgId", m.device_id AS "deviceId", m.status`;
+
+/** Applies the transitions and returns the changed messages whole (for callers that show them). */
 export async function applyTransitions(tx: Queryable, transitions: Transition[]): Promise<Changed[]> {
+  const changed = (await runTransitions(tx, transitions, messageColumns('m'))) as Changed[];
+  await recordChanges(tx, changed, transitions, async (ids) => {
+    const wanted = new Set(ids);
+    return changed.filter((m) => wanted.has(m.id));
+  });
+  return changed;
+}
+
+/**
+ * The same, returning only ids and statuses: claims and status reports move thousands of
+ * messages a second, and only a webhook subscriber needs the whole row (read then, if at all).
+ */
+export async function applyTransitionsLean(tx: Queryable, transitions: Transition[]): Promise<ChangedLean[]> {
+  const changed = (await runTransitions(tx, transitions, LEAN_COLUMNS)) as ChangedLean[];
+  await recordChanges(tx, changed, transitions, (ids) => selectMessagesByIds(tx, ids));
+  return changed;
+}
+
+async function runTransitions(tx: Queryable, transitions: Transition[], returning: string): Promise<unknown[]> {
   if (transitions.length === 0) return [];
   const col = <T>(f: (t: Transition) => T) => transitions.map(f);
   const { rows } = await tx.query(
@@ -61,7 +93,7 @@ export async function applyTransitions(tx: Queryable, transitions: Transition[])
        sim_subscription_id = COALESCE(t.sim, m.sim_subscription_id)
      FROM t, old
      WHERE m.id = t.id AND old.id = m.id AND m.status = old.status
-     RETURNING old.status AS "fromStatus", ${messageColumns('m')}`,
+     RETURNING old.status AS "fromStatus", ${returning}`,
     [
       col((t) => t.id),
       col((t) => (t.from ?? ALLOWED_FROM[t.to]).join(',')),
@@ -73,13 +105,18 @@ export async function applyTransitions(tx: Queryable, transitions: Transition[])
       col((t) => t.heldBy ?? null),
     ],
   );
-  const changed = rows as Changed[];
-  await recordChanges(tx, changed, new Map(transitions.map((t) => [t.id, t])));
-  return changed;
+  return rows;
 }
 
 /** The timeline entry and the webhook event of each change, written in the same transaction. */
-async function recordChanges(tx: Queryable, changed: Changed[], byId: Map<string, Transition>): Promise<void> {
+async function recordChanges(
+  tx: Queryable,
+  changed: ChangedLean[],
+  transitions: Transition[],
+  wholeRows: (ids: string[]) => Promise<MessageRow[]>,
+): Promise<void> {
+  if (changed.length === 0) return;
+  const byId = new Map(transitions.map((t) => [t.id, t]));
   await insertMessageEvents(
     tx,
     changed.map((m) => {
@@ -89,13 +126,17 @@ async function recordChanges(tx: Queryable, changed: Changed[], byId: Map<string
       return { messageId: m.id, fromStatus, toStatus: m.status, source: t.source, code: t.code ?? null, deviceId: t.deviceId ?? m.deviceId, at: t.at };
     }),
   );
-  const byOrg = new Map<string, Changed[]>();
+  const byOrg = new Map<string, ChangedLean[]>();
   for (const m of changed) {
     const list = byOrg.get(m.orgId);
     if (list) list.push(m);
     else byOrg.set(m.orgId, [m]);
   }
   for (const [orgId, list] of byOrg) {
-    await recordEvents(tx, orgId, list.map((m) => ({ type: `message.${m.status}` as EventType, data: () => toMessage(m) })));
+    const wanted = await subscribedTypes(tx, orgId);
+    const kept = list.filter((m) => wanted.has(`message.${m.status}`));
+    if (kept.length === 0) continue;
+    const rows = await wholeRows(kept.map((m) => m.id));
+    await insertEvents(tx, orgId, rows.map((m) => ({ type: `message.${m.status}` as EventType, data: () => toMessage(m) })));
   }
 }

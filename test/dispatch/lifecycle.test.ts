@@ -169,3 +169,24 @@ describe('Redis losing its data', () => {
     expect([...seen].sort()).toEqual([...ids].sort());
   });
 });
+
+describe('webhook events of phone reports', () => {
+  it('records the subscribed message.<status> events with the whole message, and only those', async () => {
+    const { orgId, devices, send } = await setup();
+    await app.ctx.db.query(
+      `INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/hook', $3, 'whsec_test')`,
+      [`whe_t${Date.now()}`, orgId, ['message.sent', 'message.delivered']],
+    );
+    const [id] = await send();
+    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 1);
+    for (const status of ['sending', 'sent', 'delivered'] as const) {
+      await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: id!, status } }]);
+    }
+    const { rows } = await app.ctx.db.query(
+      `SELECT type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = $2 ORDER BY id`, [orgId, id]);
+    expect(rows.map((r) => r.type)).toEqual(['message.sent', 'message.delivered']);
+    expect(rows[0].payload.data).toMatchObject({ id, status: 'sent', deviceId: devices[0], to: '+261342000000', body: 'hello' });
+    expect(rows[0].payload.data.sentAt).toBeTruthy();
+    expect(rows[1].payload.data).toMatchObject({ status: 'delivered' });
+  });
+});
