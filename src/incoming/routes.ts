@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { apiRoute, deviceRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { listPage } from '../http/pagination.js';
 import { IncomingBatchBody, IncomingBatchResultSchema, IncomingMessageSchema, IncomingPageSchema, ListIncomingQuery } from './schemas.js';
 import { selectIncoming, selectIncomingPage, toIncomingMessage } from './incoming-row.js';
 import { recordIncomingMany } from './record-incoming.js';
@@ -11,12 +11,8 @@ export function incomingRoutes(ctx: AppContext): AnyRoute[] {
     apiRoute({
       method: 'get', path: '/v1/incoming', auth: { scope: 'incoming:read' }, query: ListIncomingQuery,
       summary: 'List received SMS, newest first', responses: { 200: IncomingPageSchema },
-      handler: async (req) => {
-        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
-        const rows = await selectIncomingPage(ctx.db, { orgId: req.principal.orgId, deviceId: req.query.deviceId, before: decodeCursor(req.query.before), limit });
-        const { items, nextCursor } = page(rows, limit);
-        return { status: 200, body: { messages: items.map(toIncomingMessage), nextCursor } };
-      },
+      handler: (req) =>
+        listPage(req.query, 'messages', (p) => selectIncomingPage(ctx.db, { orgId: req.principal.orgId, deviceId: req.query.deviceId, ...p }), toIncomingMessage),
     }),
     apiRoute({
       method: 'get', path: '/v1/incoming/:incomingId', auth: { scope: 'incoming:read' },

@@ -2,7 +2,7 @@
 import type { AppContext } from '../app/context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { listPage } from '../http/pagination.js';
 import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchema, SendMessagesBody, SendResultSchema } from './schemas.js';
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
@@ -37,12 +37,8 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
     apiRoute({
       method: 'get', path: '/v1/messages', auth: { scope: 'messages:read' }, query: ListMessagesQuery,
       summary: 'List messages, newest first', responses: { 200: MessagePageSchema },
-      handler: async (req) => {
-        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
-        const rows = await selectMessagePage(ctx.db, { orgId: req.principal.orgId, status: req.query.status, before: decodeCursor(req.query.before), limit });
-        const { items, nextCursor } = page(rows, limit);
-        return { status: 200, body: { messages: items.map(toMessage), nextCursor } };
-      },
+      handler: (req) =>
+        listPage(req.query, 'messages', (p) => selectMessagePage(ctx.db, { orgId: req.principal.orgId, status: req.query.status, ...p }), toMessage),
     }),
     apiRoute({
       method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },

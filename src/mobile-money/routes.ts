@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { listPage } from '../http/pagination.js';
 import { ListMobileMoneyQuery, MobileMoneyEventSchema, MobileMoneyPageSchema } from './schemas.js';
 import { selectEvent, selectEventPage, toMobileMoneyEvent } from './event-row.js';
 
@@ -10,12 +10,8 @@ export function mobileMoneyRoutes(ctx: AppContext): AnyRoute[] {
     apiRoute({
       method: 'get', path: '/v1/mobile-money', auth: { scope: 'mobile-money:read' }, query: ListMobileMoneyQuery,
       summary: 'List mobile-money readings of received SMS (always unverified), newest first', responses: { 200: MobileMoneyPageSchema },
-      handler: async (req) => {
-        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
-        const rows = await selectEventPage(ctx.db, { orgId: req.principal.orgId, classification: req.query.classification, before: decodeCursor(req.query.before), limit });
-        const { items, nextCursor } = page(rows, limit);
-        return { status: 200, body: { events: items.map(toMobileMoneyEvent), nextCursor } };
-      },
+      handler: (req) =>
+        listPage(req.query, 'events', (p) => selectEventPage(ctx.db, { orgId: req.principal.orgId, classification: req.query.classification, ...p }), toMobileMoneyEvent),
     }),
     apiRoute({
       method: 'get', path: '/v1/mobile-money/:eventId', auth: { scope: 'mobile-money:read' },

@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { decodeCursor, page, DEFAULT_PAGE_SIZE } from '../http/pagination.js';
+import { listPage } from '../http/pagination.js';
 import { EVENT_TYPES } from '../events/record-events.js';
 import { checkWebhookUrl } from './delivery/safe-url.js';
 import { newWebhookSecret } from './delivery/signature.js';
@@ -74,10 +74,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'The delivery log of an endpoint, newest first', responses: { 200: DeliveryPageSchema },
       handler: async (req) => {
         const endpoint = found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
-        const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
-        const rows = await selectDeliveryPage(ctx.db, endpoint.id, decodeCursor(req.query.before), limit);
-        const { items, nextCursor } = page(rows, limit);
-        return { status: 200, body: { deliveries: items.map(toDelivery), nextCursor } };
+        return listPage(req.query, 'deliveries', (p) => selectDeliveryPage(ctx.db, endpoint.id, p.before, p.limit), toDelivery);
       },
     }),
     apiRoute({
