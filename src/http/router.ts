@@ -20,6 +20,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | DeviceP
   body: B;
   headers: RequestHeaders;
   principal: P;
+  /** The route's prefetch result, when it has one (see RouteSpec.prefetch). */
+  prefetched?: Promise<unknown>;
 }
 
 export interface RequestHeaders {
@@ -38,6 +40,13 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
   query?: QS;
   summary: string;
   responses?: Record<number, TSchema | null>;
+  /**
+   * A read that depends only on the path and can start while the caller is being authenticated
+   * (the two round trips overlap). Its result is given to the handler, which must still check it
+   * against the principal (another organization's row answers 404); it is dropped when
+   * authentication fails. For side-effect-free reads only.
+   */
+  prefetch?: (params: Record<string, string>) => Promise<unknown>;
   handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
 }
 
@@ -137,10 +146,13 @@ async function handle(
 ): Promise<void> {
   const { requestId } = copied;
   let reply: Reply;
+  const paramsValid = Object.values(copied.params).every((v) => PATH_ID.test(v));
+  const prefetched = route.prefetch && paramsValid ? route.prefetch(copied.params) : undefined;
+  prefetched?.catch(() => undefined); // observed by the handler; dropped if authentication fails
   try {
     const bodyResult = await bodyPromise;
     const principal = await authenticate(route.auth, copied.headers.authorization, deps.authenticators);
-    for (const value of Object.values(copied.params)) if (!PATH_ID.test(value)) throw errors.notFound('resource');
+    if (!paramsValid) throw errors.notFound('resource');
     if (!bodyResult.ok) throw errors.tooLarge(deps.bodyLimitBytes);
     let body: unknown = undefined;
     if (bodyValidator) {
@@ -157,6 +169,7 @@ async function handle(
       body,
       headers: copied.headers,
       principal,
+      prefetched,
     });
   } catch (err) {
     const { error, unexpected } = toHafatraError(err);

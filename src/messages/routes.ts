@@ -23,7 +23,7 @@ function idempotencyKey(header: string | undefined): string | undefined {
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
   // Clients poll messages by id: concurrent reads share one query.
-  const details = new TickBatcher<{ orgId: string; id: string }, MessageDetailRow | undefined>((keys) => selectMessageDetails(ctx.db, keys));
+  const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.db, ids));
   return [
     apiRoute({
       method: 'post', path: '/v1/messages', auth: { scope: 'messages:send' }, body: SendMessagesBody,
@@ -43,9 +43,10 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
     apiRoute({
       method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },
       summary: 'A message with its timeline', responses: { 200: MessageDetailSchema },
+      prefetch: (params) => details.load(params.messageId!),
       handler: async (req) => {
-        const row = await details.load({ orgId: req.principal.orgId, id: req.params.messageId! });
-        if (!row) throw errors.notFound('message');
+        const row = (await req.prefetched) as MessageDetailRow | undefined;
+        if (!row || row.orgId !== req.principal.orgId) throw errors.notFound('message');
         return { status: 200, body: { ...toMessage(row), events: timelineOf(row, row.storedEvents) } };
       },
     }),
