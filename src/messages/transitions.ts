@@ -52,7 +52,7 @@ const LEAN_COLUMNS = `m.id, m.org_id AS "orgId", m.device_id AS "deviceId", m.st
 
 /** Applies the transitions and returns the changed messages whole (for callers that show them). */
 export async function applyTransitions(tx: Queryable, transitions: Transition[]): Promise<Changed[]> {
-  const changed = (await runTransitions(tx, transitions, messageColumns('m'), 'transitions-whole')) as Changed[];
+  const changed = (await runTransitions(tx, transitions, messageColumns('m'))) as Changed[];
   await recordChanges(tx, changed, transitions, async (ids) => {
     const wanted = new Set(ids);
     return changed.filter((m) => wanted.has(m.id));
@@ -65,17 +65,19 @@ export async function applyTransitions(tx: Queryable, transitions: Transition[])
  * messages a second, and only a webhook subscriber needs the whole row (read then, if at all).
  */
 export async function applyTransitionsLean(tx: Queryable, transitions: Transition[]): Promise<ChangedLean[]> {
-  const changed = (await runTransitions(tx, transitions, LEAN_COLUMNS, 'transitions-lean')) as ChangedLean[];
+  const changed = (await runTransitions(tx, transitions, LEAN_COLUMNS)) as ChangedLean[];
   await recordChanges(tx, changed, transitions, (ids) => selectMessagesByIds(tx, ids));
   return changed;
 }
 
-/** One prepared statement per RETURNING shape (`name`): the hot paths skip parsing and planning. */
-async function runTransitions(tx: Queryable, transitions: Transition[], returning: string, name: string): Promise<unknown[]> {
+/**
+ * Not a prepared statement on purpose: Postgres's generic plan for this join over unnest()
+ * halved the fleet's throughput (2.2k against 4.1k msg/s, measured alternately in one session).
+ */
+async function runTransitions(tx: Queryable, transitions: Transition[], returning: string): Promise<unknown[]> {
   if (transitions.length === 0) return [];
   const col = <T>(f: (t: Transition) => T) => transitions.map(f);
   const { rows } = await tx.query({
-    name,
     text: `WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::text[])
          AS t(id, allowed, to_status, at, code, device_id, sim, held_by)
