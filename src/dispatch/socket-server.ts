@@ -7,6 +7,7 @@ import { handleFrame, type DeviceOperations } from './frame-handlers.js';
 import { StatusReportWriter } from './status-reports.js';
 import { Pusher } from './pusher.js';
 import { selectClaimedJobs } from './pending-jobs.js';
+import { newId } from '../ids/ids.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -78,8 +79,9 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
         },
         () => {
           if (state.aborted) return;
-          res.cork(() => res.writeStatus('401 Unauthorized').writeHeader('content-type', 'application/json')
-            .end(JSON.stringify({ error: { code: 'unauthorized', message: 'missing, invalid or revoked device token', requestId: '' } })));
+          const requestId = newId('request');
+          res.cork(() => res.writeStatus('401 Unauthorized').writeHeader('x-request-id', requestId).writeHeader('content-type', 'application/json')
+            .end(JSON.stringify({ error: { code: 'unauthorized', message: 'missing, invalid or revoked device token', requestId } })));
         },
       );
     },
