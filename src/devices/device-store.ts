@@ -44,6 +44,8 @@ export interface SimRow {
   displayName: string | null;
   phoneNumber: string | null;
   countryIso: string | null;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
   removedAt: Date | null;
 }
 
@@ -63,7 +65,7 @@ export async function selectSims(db: Queryable, deviceIds: string[]): Promise<Ma
   const { rows } = await db.query(
     `SELECT device_id AS "deviceId", subscription_id AS "subscriptionId", slot_index AS "slotIndex",
        carrier_name AS "carrierName", display_name AS "displayName", phone_number AS "phoneNumber",
-       country_iso AS "countryIso", removed_at AS "removedAt"
+       country_iso AS "countryIso", first_seen_at AS "firstSeenAt", last_seen_at AS "lastSeenAt", removed_at AS "removedAt"
      FROM device_sims WHERE device_id = ANY($1)
      ORDER BY device_id, removed_at IS NOT NULL, subscription_id`,
     [deviceIds],

@@ -21,6 +21,8 @@ export function toSimCard(s: SimRow): SimCard {
     displayName: s.displayName,
     phoneNumber: s.phoneNumber,
     countryIso: s.countryIso,
+    firstSeenAt: s.firstSeenAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
     removedAt: iso(s.removedAt),
   };
 }

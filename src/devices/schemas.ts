@@ -21,6 +21,9 @@ export const SimCardSchema = Type.Object({
   displayName: Nullable(Type.String()),
   phoneNumber: Nullable(Type.String()),
   countryIso: Nullable(Type.String()),
+  firstSeenAt: DateTime,
+  /** The last heartbeat that listed the card. */
+  lastSeenAt: DateTime,
   /** Set once a heartbeat stops listing the card; null while the phone reports it. */
   removedAt: NullableDateTime,
 });

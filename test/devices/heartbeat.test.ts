@@ -49,8 +49,16 @@ describe('POST /device/v1/heartbeat', () => {
   it('marks a SIM no longer reported as removed, and a returning one as present again', async () => {
     const phone = await pairPhone(app, orgId);
     await heartbeat(app, phone.token, { sims: [sim(1), sim(2)] });
+    const before = (await device(phone.deviceId)).sims;
+    const firstSeen = before.find((s: { subscriptionId: number }) => s.subscriptionId === 2);
+    const lastOfOne = before.find((s: { subscriptionId: number }) => s.subscriptionId === 1).lastSeenAt;
+    await new Promise((r) => setTimeout(r, 20));
     await heartbeat(app, phone.token, { sims: [sim(2)] });
     let sims = (await device(phone.deviceId)).sims;
+    // the card still reported keeps its firstSeenAt and moves its lastSeenAt; the removed one keeps its last sighting
+    expect(sims[0].firstSeenAt).toBe(firstSeen.firstSeenAt);
+    expect(Date.parse(sims[0].lastSeenAt)).toBeGreaterThan(Date.parse(firstSeen.lastSeenAt));
+    expect(sims[1].lastSeenAt).toBe(lastOfOne);
     expect(sims.map((s: { subscriptionId: number }) => s.subscriptionId)).toEqual([2, 1]);
     expect(sims[0].removedAt).toBeNull();
     expect(Date.now() - Date.parse(sims[1].removedAt)).toBeLessThan(10_000);
