@@ -45,6 +45,9 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
   }
   if ('embedded' in resolved && resolved.embedded) await publishServices(baseConfig, resolved.embedded);
   const ctx = openContext(resolved.config, role === 'worker' ? 'hafatra-worker' : 'hafatra');
+  // A stray rejected promise (a Redis command cut by a reconnect, say) is logged, not fatal:
+  // Node would otherwise end the process with every phone socket and request in it.
+  process.on('unhandledRejection', (err) => ctx.log.error({ err }, 'unhandled rejection'));
   let api: ApiServer | undefined;
   let workers: Workers | undefined;
   try {

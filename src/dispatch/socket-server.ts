@@ -41,7 +41,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
 
-  void subscriber.subscribe(ctx.keys.deviceChannel());
+  // A process closed right after it started may disconnect before the subscription is made.
+  subscriber.subscribe(ctx.keys.deviceChannel()).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
   subscriber.on('message', (_channel: string, text: string) => {
     const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null };
     if (signal.type === 'work') pusher.signal(signal.orgId, signal.deviceId);
