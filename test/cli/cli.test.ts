@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { startTestApp, uniqueName, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { main } from '../../src/cli/main.js';
+import { runCliInProcess, type CliRun } from '../support/cli.js';
 
 const prefix = `cli${randomBytes(4).toString('hex')}`;
 const env = () => ({ DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
-type Run = { code: number; stdout: string; stderr: string };
+type Run = CliRun;
 
 /** `npx tsx src/cli/entry.ts …`: the real command in its own process (about a second each). */
 function spawnHafatra(...args: string[]): Promise<Run> {
@@ -18,21 +18,7 @@ function spawnHafatra(...args: string[]): Promise<Run> {
 }
 
 /** The same entry point in this process, its output captured: what most tests use, to stay fast. */
-async function hafatra(...args: string[]): Promise<Run> {
-  const saved = { ...process.env };
-  const out = { stdout: '', stderr: '' };
-  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
-  Object.assign(process.env, env());
-  process.stdout.write = ((chunk: string) => ((out.stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((out.stderr += chunk), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), ...out };
-  } finally {
-    process.stdout.write = write.stdout;
-    process.stderr.write = write.stderr;
-    process.env = saved;
-  }
-}
+const hafatra = (...args: string[]): Promise<Run> => runCliInProcess(args, env());
 
 async function json(...args: string[]): Promise<any> {
   const res = await hafatra(...args, '--json');

@@ -3,27 +3,12 @@ import { startTestApp, type TestApp } from '../../support/harness.js';
 import { sms, unlockedPhone } from '../../incoming/support.js';
 import { recordIncoming } from '../../../src/incoming/record-incoming.js';
 import { readIncoming } from '../../../src/mobile-money/read-incoming.js';
-import { main } from '../../../src/cli/main.js';
+import { runCliInProcess } from '../../support/cli.js';
 import { MVOLA_PROMO, mvolaReceived } from './support.js';
 
-type Run = { code: number; stdout: string; stderr: string };
-
 /** The real CLI entry point in this process, its output captured. */
-async function hafatra(...args: string[]): Promise<Run> {
-  const saved = { ...process.env };
-  const out = { stdout: '', stderr: '' };
-  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
-  Object.assign(process.env, { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent' });
-  process.stdout.write = ((chunk: string) => ((out.stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((out.stderr += chunk), true)) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), ...out };
-  } finally {
-    process.stdout.write = write.stdout;
-    process.stderr.write = write.stderr;
-    process.env = saved;
-  }
-}
+const hafatra = (...args: string[]) =>
+  runCliInProcess(args, { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent' });
 
 let app: TestApp;
 
