@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { inTransaction } from '../db/pool.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 
@@ -14,30 +13,29 @@ export type ClaimWritten = Set<string> | null;
 /**
  * Records claims in Postgres: queued → claimed, conditional, so a message cancelled or expired
  * since Redis picked it is dropped. The claims of every phone served in one event-loop turn (a
- * work signal wakes all phones of an organization at once) share one transaction. Each phone's
- * row is locked FOR SHARE, which orders a claim with a revocation: a phone revoked a moment ago
- * (before its Redis state said so) gets nothing.
+ * work signal wakes all phones of an organization at once) share one statement, which locks each
+ * phone's row FOR SHARE first: that orders a claim with a revocation, and a phone revoked a
+ * moment ago (before its Redis state said so) gets nothing.
  */
 export function claimWriter(ctx: AppContext): TickBatcher<ClaimWrite, ClaimWritten> {
   return new TickBatcher((writes) => writeClaims(ctx, writes), 64);
 }
 
 async function writeClaims(ctx: AppContext, writes: ClaimWrite[]): Promise<ClaimWritten[]> {
-  const deviceIds = [...new Set(writes.map((w) => w.deviceId))];
   const at = new Date();
-  return inTransaction(ctx.db, async (tx) => {
-    const { rows } = await tx.query(
-      'SELECT id FROM devices WHERE id = ANY($1::text[]) AND revoked_at IS NULL ORDER BY id FOR SHARE',
-      [deviceIds],
-    );
-    const live = new Set(rows.map((r) => r.id as string));
-    const transitions: Transition[] = writes
-      .filter((w) => live.has(w.deviceId))
-      .flatMap((w) => w.picked.map((p) => ({
-        id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: w.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null,
-      })));
-    const changed = await applyTransitionsLean(tx, transitions);
-    const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
-    return writes.map((w) => (live.has(w.deviceId) ? new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)) : null));
-  });
+  const transitions: Transition[] = writes.flatMap((w) => w.picked.map((p) => ({
+    id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: w.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null,
+  })));
+  const changed = await applyTransitionsLean(ctx.db, transitions, { liveDevicesOnly: true });
+  const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
+  const won = writes.map((w) => new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)));
+  // A phone that got nothing is either revoked or lost every message to a cancel or expiry.
+  const emptyHanded = [...new Set(writes.filter((_, i) => won[i]!.size === 0).map((w) => w.deviceId))];
+  const live = emptyHanded.length === 0 ? null : await liveAmong(ctx, emptyHanded);
+  return writes.map((w, i) => (won[i]!.size === 0 && !live!.has(w.deviceId) ? null : won[i]!));
+}
+
+async function liveAmong(ctx: AppContext, deviceIds: string[]): Promise<Set<string>> {
+  const { rows } = await ctx.db.query('SELECT id FROM devices WHERE id = ANY($1::text[]) AND revoked_at IS NULL', [deviceIds]);
+  return new Set(rows.map((r) => r.id as string));
 }

@@ -42,8 +42,8 @@ function claimWriterOf(ctx: AppContext): TickBatcher<ClaimWrite, ClaimWritten> {
 /**
  * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-5.lua), Postgres
  * records the claim with a conditional update (a message cancelled or expired in between is
- * dropped there), then the claim is confirmed in Redis. Should this process die between the
- * two, the claiming-set sweep puts the messages back on their queue.
+ * dropped there), then the claim is confirmed in Redis while the jobs go out. Should this process
+ * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.
  */
 export async function claimJobs(ctx: AppContext, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
   const k = ctx.keys.org(device.orgId);
@@ -74,7 +74,12 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
     await putBack(ctx, device.orgId, picked.map((p) => p.id));
     return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
   }
-  await runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], picked.map((p) => p.id));
+  // Postgres has decided; the claiming set only needs to hear it. The phone need not wait for
+  // that: should the confirmation be lost, the claiming-set sweep finds the messages no longer
+  // queued in Postgres and drops them.
+  runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], picked.map((p) => p.id)).catch((err: unknown) =>
+    ctx.log.warn({ err, deviceId: device.deviceId }, 'claim confirmation deferred to the sweep'),
+  );
   const jobs = picked
     .filter((p) => won.has(p.id))
     .map((p) => ({

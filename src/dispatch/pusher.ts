@@ -14,6 +14,7 @@ const PUMP_INTERVAL_MS = 30_000;
 export class Pusher {
   private readonly byOrg = new Map<string, Set<DeviceSession>>();
   private readonly pump: NodeJS.Timeout;
+  private turn = 0;
 
   constructor(private readonly ctx: AppContext, private readonly sessions: Map<string, DeviceSession>) {
     this.pump = setInterval(() => this.pumpAll(), PUMP_INTERVAL_MS);
@@ -38,7 +39,13 @@ export class Pusher {
       if (s) void this.push(s);
       return;
     }
-    for (const s of this.byOrg.get(orgId) ?? []) void this.push(s);
+    const set = this.byOrg.get(orgId);
+    if (!set) return;
+    // Each signal starts with the next phone: the first to claim takes up to a window of work,
+    // and always starting with the same phone would leave the last ones idle.
+    const phones = [...set];
+    const start = this.turn++ % phones.length;
+    for (let i = 0; i < phones.length; i++) void this.push(phones[(start + i) % phones.length]!);
   }
 
   settled(s: DeviceSession, count: number): void {

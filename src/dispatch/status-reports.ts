@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { inTransaction } from '../db/pool.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import type { MessageStatus } from '../messages/schemas.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
@@ -109,21 +108,21 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
     (rounds[round] ??= []).push(i);
   });
 
+  // Each round is one statement, atomic by itself: should the process die between two rounds,
+  // the later reports are not acked and the phone sends them again.
   const applied = new Set<number>();
-  await inTransaction(ctx.db, async (tx) => {
-    for (const round of rounds) {
-      const transitions: Transition[] = round.map((i) => {
-        const { report, deviceId } = items[i]!;
-        return {
-          id: report.messageId, to: report.status, at: times[i]!.at, source: 'device', deviceId, heldBy: deviceId,
-          from: FROM_FOR_REPORT[report.status],
-          code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
-        };
-      });
-      const changed = new Set((await applyTransitionsLean(tx, transitions)).map((m) => m.id));
-      for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
-    }
-  });
+  for (const round of rounds) {
+    const transitions: Transition[] = round.map((i) => {
+      const { report, deviceId } = items[i]!;
+      return {
+        id: report.messageId, to: report.status, at: times[i]!.at, source: 'device', deviceId, heldBy: deviceId,
+        from: FROM_FOR_REPORT[report.status],
+        code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
+      };
+    });
+    const changed = new Set((await applyTransitionsLean(ctx.db, transitions)).map((m) => m.id));
+    for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
+  }
 
   const rest = items.map((it, i) => (applied.has(i) ? null : it.report.messageId)).filter((id): id is string => id !== null);
   const current = new Map<string, { status: MessageStatus; deviceId: string | null }>();

@@ -25,7 +25,7 @@ export async function recordEvents(tx: Queryable, orgId: string, events: NewEven
 }
 
 /** The event types some enabled endpoint of the organization subscribes to. */
-export async function subscribedTypes(tx: Queryable, orgId: string): Promise<Set<string>> {
+async function subscribedTypes(tx: Queryable, orgId: string): Promise<Set<string>> {
   const { rows } = await tx.query({
     name: 'subscribed-event-types',
     text: 'SELECT DISTINCT unnest(event_types) AS type FROM webhook_endpoints WHERE org_id = $1 AND enabled',
@@ -35,7 +35,7 @@ export async function subscribedTypes(tx: Queryable, orgId: string): Promise<Set
 }
 
 /** Writes events already filtered by subscribedTypes. */
-export async function insertEvents(tx: Queryable, orgId: string, kept: NewEvent[]): Promise<number> {
+async function insertEvents(tx: Queryable, orgId: string, kept: NewEvent[]): Promise<number> {
   if (kept.length === 0) return 0;
   const ids = newIds('event', kept.length);
   const now = new Date();

@@ -73,6 +73,20 @@ export function toMessage(r: MessageRow): Message {
   };
 }
 
+const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * toMessage in SQL, for statements that write a message's webhook event in the same statement as
+ * its change (src/messages/transitions.ts). test/messages/message-json.test.ts holds the two equal.
+ */
+export const messageJsonSql = (a: string) => `json_build_object(
+  'id', ${a}.id, 'to', ${a}.to_number, 'body', ${a}.body, 'status', ${a}.status, 'segments', ${a}.segments,
+  'encoding', ${a}.encoding, 'deviceId', ${a}.device_id, 'requestedDeviceId', ${a}.requested_device_id,
+  'simSubscriptionId', ${a}.sim_subscription_id, 'batchId', ${a}.batch_id, 'resendOfId', ${a}.resend_of_id,
+  'failureCode', ${a}.failure_code, 'createdAt', ${isoSql(`${a}.created_at`)}, 'updatedAt', ${isoSql(`${a}.updated_at`)},
+  'claimedAt', ${isoSql(`${a}.claimed_at`)}, 'sentAt', ${isoSql(`${a}.sent_at`)}, 'deliveredAt', ${isoSql(`${a}.delivered_at`)},
+  'failedAt', ${isoSql(`${a}.failed_at`)}, 'expiresAt', ${isoSql(`${a}.expires_at`)})`;
+
 export interface MessageEventRow {
   fromStatus: MessageStatus | null;
   toStatus: MessageStatus;
