@@ -1,6 +1,6 @@
 import type { AppContext } from '../app/context.js';
 import { errors } from '../errors/errors.js';
-import { runScriptMany, type LuaArg } from '../redis/scripts.js';
+import { runScriptMany } from '../redis/scripts.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { bearerToken, hashSecret, API_KEY_PREFIX } from './api-key-secret.js';
 import { findApiKeyByHash } from './api-key-store.js';
@@ -8,18 +8,16 @@ import { cacheKeyRecord, type CachedKeyRecord } from './api-key-cache.js';
 import { isScope, type ApiPrincipal } from './principal.js';
 
 type AuthResult = [code: number, record: string, retryAfterMs: number];
+type ScriptReply = [code: number, record: string, retryAfterMs: number, granted: number];
 
 /**
  * Bearer API key → principal, spending one token of the key's request-rate bucket, in one Redis
  * call (lua/authenticate-2.lua). A key Redis does not know yet is read from Postgres once.
  */
 export function apiKeyAuthenticator(ctx: AppContext) {
-  // Concurrent requests authenticate in one pipelined round trip.
-  const scripts = new TickBatcher<{ keys: string[]; args: LuaArg[] }, AuthResult | Error>((calls) =>
-    runScriptMany<AuthResult>(ctx.redis, 'authenticate', calls),
-  );
-  const runAuth = async (call: { keys: string[]; args: LuaArg[] }): Promise<AuthResult> => {
-    const result = await scripts.load(call);
+  const scripts = new TickBatcher<string, AuthResult | Error>((hashes) => authenticateTogether(ctx, hashes));
+  const runAuth = async (hashHex: string): Promise<AuthResult> => {
+    const result = await scripts.load(hashHex);
     if (result instanceof Error) throw result;
     return result;
   };
@@ -28,16 +26,13 @@ export function apiKeyAuthenticator(ctx: AppContext) {
     if (!token || !token.startsWith(API_KEY_PREFIX) || token.length > 200) throw errors.unauthorized();
     const hash = hashSecret(token);
     const hashHex = hash.toString('hex');
-    const k = ctx.keys.apiKey(hashHex);
-    const run = () =>
-      runAuth({ keys: [k.record(), k.bucket()], args: [Date.now(), ctx.config.keyRatePerSecond, ctx.config.keyRateBurst] });
 
-    let [code, record, retryAfterMs] = await run();
+    let [code, record, retryAfterMs] = await runAuth(hashHex);
     if (code === 0) {
       const row = await findApiKeyByHash(ctx.db, hash);
       if (!row) throw errors.unauthorized();
       await cacheKeyRecord(ctx, hashHex, row);
-      [code, record, retryAfterMs] = await run();
+      [code, record, retryAfterMs] = await runAuth(hashHex);
     }
     if (code === -1 || code === 0) throw errors.unauthorized();
     if (code === -2) throw errors.rateLimited('request rate of this API key exceeded', retryAfterMs / 1000);
@@ -46,4 +41,31 @@ export function apiKeyAuthenticator(ctx: AppContext) {
     if (parsed.expiresAt !== null && parsed.expiresAt <= Date.now()) throw errors.unauthorized();
     return { kind: 'apiKey', orgId: parsed.orgId, keyId: parsed.keyId, scopes: parsed.scopes.filter(isScope) };
   };
+}
+
+/**
+ * The requests of one event-loop turn, in one pipelined round trip, and one script call per
+ * distinct key: a client polling hard with one key costs Redis one call per turn, not per request.
+ * Within a key, requests are admitted in arrival order.
+ */
+async function authenticateTogether(ctx: AppContext, hashes: string[]): Promise<(AuthResult | Error)[]> {
+  const wanted = new Map<string, number>();
+  for (const h of hashes) wanted.set(h, (wanted.get(h) ?? 0) + 1);
+  const distinct = [...wanted.keys()];
+  const now = Date.now();
+  const replies = await runScriptMany<ScriptReply>(ctx.redis, 'authenticate', distinct.map((h) => {
+    const k = ctx.keys.apiKey(h);
+    return { keys: [k.record(), k.bucket()], args: [now, ctx.config.keyRatePerSecond, ctx.config.keyRateBurst, wanted.get(h)!] };
+  }));
+  const byHash = new Map(distinct.map((h, i) => [h, replies[i]!]));
+  const admitted = new Map<string, number>();
+  return hashes.map((h) => {
+    const reply = byHash.get(h)!;
+    if (reply instanceof Error) return reply;
+    const [code, record, retryAfterMs, granted] = reply;
+    if (code !== 1) return [code, record, retryAfterMs];
+    const n = admitted.get(h) ?? 0;
+    admitted.set(h, n + 1);
+    return n < granted ? [1, record, 0] : [-2, '', retryAfterMs];
+  });
 }

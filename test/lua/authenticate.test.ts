@@ -17,8 +17,14 @@ beforeEach(() => {
 const cached = (rate: number | null = null, burst: number | null = null) =>
   redis.set(record, JSON.stringify({ keyId: 'key_1', orgId: 'org_1', scopes: ['messages:read'], expiresAt: null, ratePerSecond: rate, rateBurst: burst }));
 
-/** authenticate(KEYS record, bucket; ARGV nowMs, defaultRate, defaultBurst) → [code, record, retryAfterMs] */
-const auth = (now: number, rate = 10, burst = 3) => runScript<[number, string, number]>(redis, 'authenticate', [record, bucket], [now, rate, burst]);
+/** authenticate(KEYS record, bucket; ARGV nowMs, defaultRate, defaultBurst, count) → [code, record, retryAfterMs, granted] */
+const authMany = (now: number, count: number, rate = 10, burst = 3) =>
+  runScript<[number, string, number, number]>(redis, 'authenticate', [record, bucket], [now, rate, burst, count]);
+/** One request: [code, record, retryAfterMs]. */
+const auth = async (now: number, rate = 10, burst = 3): Promise<[number, string, number]> => {
+  const [code, rec, retryAfterMs] = await authMany(now, 1, rate, burst);
+  return [code, rec, retryAfterMs];
+};
 
 describe('lua/authenticate', () => {
   it('answers 0 (look in Postgres) for a key it has no record of, spending nothing', async () => {
@@ -65,6 +71,17 @@ describe('lua/authenticate', () => {
     await cached(10, 1);
     expect((await auth(5000))[0]).toBe(1);
     expect((await auth(4000))[0]).toBe(-2);
+  });
+
+  it('admits several requests of one key in one call, as many as there are tokens, and says when the next is back', async () => {
+    await cached(10, 5);
+    const [code, rec, retryAfterMs, granted] = await authMany(1000, 3);
+    expect([code, retryAfterMs, granted]).toEqual([1, 0, 3]);
+    expect(JSON.parse(rec).keyId).toBe('key_1');
+    const second = await authMany(1000, 4);
+    expect([second[0], second[2], second[3]]).toEqual([1, 100, 2]); // two tokens left of five
+    expect(await authMany(1000, 4)).toEqual([-2, '', 100, 0]);
+    expect((await authMany(1250, 4)).slice(2)).toEqual([50, 2]); // 2.5 tokens back after 250 ms
   });
 
   it('lets the bucket expire once it would be full again', async () => {
