@@ -17,12 +17,13 @@ export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
 /**
  * Puts a committed batch's queued messages on the Redis dispatch queues, then marks the batch
  * dispatched. In that order a crash between the two leaves the batch undispatched, and the
- * reconciler queues it again (the enqueue is idempotent).
+ * reconciler queues it again (the enqueue is idempotent, and a message queued twice is still
+ * claimed once: Postgres moves it queued → claimed only once). Phones are woken as soon as the
+ * messages are on the queues, while the mark is written.
  */
 export async function dispatchBatch(ctx: AppContext, batchIds: string[], entries: DispatchEntry[]): Promise<void> {
   await enqueueMixed(ctx, entries);
-  await markBatchesDispatched(ctx.db, batchIds);
-  await signalWork(ctx, entries);
+  await Promise.all([markBatchesDispatched(ctx.db, batchIds), signalWork(ctx, entries)]);
 }
 
 /** accepted → queued, for messages written `accepted` (by an older version): queue, then record. */

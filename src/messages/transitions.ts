@@ -76,18 +76,17 @@ export async function applyTransitionsLean(db: Queryable, transitions: Transitio
  * on two cores each round trip waits for a scheduler slot: the claim's Postgres write had a p99
  * of 51 ms with BEGIN, lock, update, timeline, subscriptions and COMMIT as separate statements).
  *
- * A prepared statement: planning it took as long as running it for a batch of 20. Its generic
- * plan must stay good for 1 row and for 500, which is why every join is driven by the transitions
- * into the primary key (nested loops of index lookups) and nothing joins the unnest() result
- * twice: the planner guesses 10 rows for it, and an earlier shape of this statement that joined
- * it again in the UPDATE went quadratic under the generic plan (fleet 2.2k against 4.1k msg/s).
+ * Planned at every call, on purpose, although planning costs about as much as running it for 20
+ * rows: a prepared statement's generic plan is fixed when the connection first uses it, and
+ * made while `messages` is still small (a new deployment, a fresh bench) it scans the table
+ * sequentially and hash-joins, which stays cached as the table grows (fleet 2.2k against 4.1k
+ * msg/s in session 1; seq scans were half of Postgres's CPU in a perf profile of the fleet).
  */
 async function runTransitions(db: Queryable, transitions: Transition[], shape: 'lean' | 'whole', opts: TransitionOptions): Promise<unknown[]> {
   if (transitions.length === 0) return [];
   const col = <T>(f: (t: Transition) => T) => transitions.map(f);
   const now = new Date();
   const { rows } = await db.query({
-    name: `transitions-${shape}`,
     text: `WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[])
          AS t(id, allowed, to_status, at, code, device_id, sim, held_by, source, event_id)
