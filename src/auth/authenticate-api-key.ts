@@ -15,7 +15,7 @@ type ScriptReply = [code: number, record: string, retryAfterMs: number, granted:
  * call (lua/authenticate-2.lua). A key Redis does not know yet is read from Postgres once.
  */
 export function apiKeyAuthenticator(ctx: AppContext) {
-  const scripts = new TickBatcher<string, AuthResult | Error>((hashes) => authenticateTogether(ctx, hashes));
+  const scripts = new TickBatcher<string, AuthResult | Error>((hashes) => authenticateTogether(ctx, hashes), 256, 2);
   const runAuth = async (hashHex: string): Promise<AuthResult> => {
     const result = await scripts.load(hashHex);
     if (result instanceof Error) throw result;

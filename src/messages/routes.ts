@@ -22,8 +22,9 @@ function idempotencyKey(header: string | undefined): string | undefined {
 }
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
-  // Clients poll messages by id: concurrent reads share one query.
-  const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.db, ids));
+  // Clients poll messages by id: concurrent reads share one query, and while two are running the
+  // next ones gather (at 15,000 GET/s, one query per turn spent a fifth of the API in writev).
+  const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.db, ids), 256, 2);
   return [
     apiRoute({
       method: 'post', path: '/v1/messages', auth: { scope: 'messages:send' }, body: SendMessagesBody,

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { parseTimestamptz } from '../../src/db/timestamptz.js';
+
+describe('parseTimestamptz', () => {
+  it('reads the UTC text Postgres writes, to the millisecond', () => {
+    expect(parseTimestamptz('2026-11-22 08:05:20+00').toISOString()).toBe('2026-11-22T08:05:20.000Z');
+    expect(parseTimestamptz('2026-11-22 08:05:20.6+00').toISOString()).toBe('2026-11-22T08:05:20.600Z');
+    expect(parseTimestamptz('2026-11-22 08:05:20.68+00').toISOString()).toBe('2026-11-22T08:05:20.680Z');
+    expect(parseTimestamptz('2026-11-22 08:05:20.682+00').toISOString()).toBe('2026-11-22T08:05:20.682Z');
+    expect(parseTimestamptz('2026-11-22 08:05:20.682999+00').toISOString()).toBe('2026-11-22T08:05:20.682Z');
+    expect(parseTimestamptz('2024-02-29 23:59:59.999+00').toISOString()).toBe('2024-02-29T23:59:59.999Z');
+  });
+
+  it('leaves other offsets, eras and infinities to the general parser', () => {
+    expect(parseTimestamptz('2026-11-22 11:05:20.5+03').toISOString()).toBe('2026-11-22T08:05:20.500Z');
+    expect(parseTimestamptz('2026-11-22 02:35:20+05:30').toISOString()).toBe('2026-11-21T21:05:20.000Z');
+    expect(parseTimestamptz('0099-01-01 00:00:00+00').getUTCFullYear()).toBe(99);
+    expect(parseTimestamptz('infinity')).toEqual(pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('infinity'));
+  });
+});
