@@ -5,6 +5,8 @@ import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The body already serialized (built by Postgres, say): sent as it is, in place of `body`. */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -20,7 +22,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function sendReply(res: HttpResponse, state: ResponseState, requestId: string, reply: Reply): void {
   if (state.aborted || state.done) return;
   state.done = true;
-  const payload = reply.body === undefined ? undefined : JSON.stringify(reply.body);
+  const payload = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('x-request-id', requestId);

@@ -73,7 +73,8 @@ export function toMessage(r: MessageRow): Message {
   };
 }
 
-const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A timestamptz as the API writes it (toISOString), in SQL. */
+export const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * toMessage in SQL, for statements that write a message's webhook event in the same statement as

@@ -7,7 +7,7 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchem
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { selectMessageDetails, selectMessagePage, timelineOf, type MessageDetailRow } from './sql/select-messages.js';
+import { messageDetailJson, selectMessageDetails, selectMessagePage, type MessageDetailRow } from './sql/select-messages.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { toMessage } from './message-row.js';
 
@@ -48,7 +48,7 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       handler: async (req) => {
         const row = (await req.prefetched) as MessageDetailRow | undefined;
         if (!row || row.orgId !== req.principal.orgId) throw errors.notFound('message');
-        return { status: 200, body: { ...toMessage(row), events: timelineOf(row, row.storedEvents) } };
+        return { status: 200, json: messageDetailJson(row) };
       },
     }),
     apiRoute({

@@ -160,6 +160,9 @@ describe('GET /v1/messages/{messageId}', () => {
     const listed = await get('/v1/messages?limit=1');
     expectMessageShape(listed.body.messages[0]);
     expect(listed.body.messages[0]).toEqual(sent.body.messages[0]);
+    const { events, ...detail } = (await get(`/v1/messages/${sent.body.messages[0].id}`)).body;
+    expect(detail).toEqual(sent.body.messages[0]);
+    expect(events.map((e: { toStatus: string }) => e.toStatus)).toEqual(['queued']);
   });
 
   it("answers 404 for another organization's message", async () => {
