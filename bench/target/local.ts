@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
 import { createDevCertificate, DEFAULT_DEV_NAMES } from '../../src/webhooks/delivery/dev-certificate.js';
 import { note } from '../lib/progress.js';
-import { hafatraCommand, pinned, runHafatra, startChild, waitForHttp, type Child } from './processes.js';
+import { hafatraCommand, pinned, runHafatra, startChild, waitForHttp, waitForOutput, type Child } from './processes.js';
 import { createPhoneGroups, createTenants } from './local-fixtures.js';
 import type { Target } from './target.js';
 
@@ -58,7 +58,10 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
     const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile), 'api']), env, 'hafatra api');
     children.push(apiProc);
     await waitForHttp(`http://127.0.0.1:${port}/openapi.json`, apiProc);
-    children.push(startChild([...hafatraCommand(), 'worker'], env, 'hafatra worker'));
+    // Scenarios start once the worker takes work: its start-up is not what the webhooks measure.
+    const workerProc = startChild([...hafatraCommand(), 'worker'], env, 'hafatra worker');
+    children.push(workerProc);
+    await waitForOutput(workerProc, /worker running/);
     note(`local server: api on http://127.0.0.1:${port} (pid ${apiProc.proc.pid}), worker started`);
     return {
       kind: 'local',

@@ -62,6 +62,17 @@ export function startChild(argv: string[], env: NodeJS.ProcessEnv, name: string)
   };
 }
 
+/** Waits until the child has printed a line matching `pattern` (a readiness line), or dies. */
+export async function waitForOutput(child: Child, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pattern.test(child.output())) return;
+    if (child.proc.exitCode !== null) throw new Error(`exited with ${child.proc.exitCode} before it was ready:\n${child.output()}`);
+    await sleep(50);
+  }
+  throw new Error(`not ready within ${timeoutMs} ms:\n${child.output()}`);
+}
+
 /** Polls until `url` answers (any HTTP status) or the child dies. */
 export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -57,6 +57,8 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
     if (role !== 'api') workers = await startWorkers(ctx);
     if (api) io.out(`Hafatra ${role === 'all' ? '' : role + ' '}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
     if (first && api) firstRunBanner(io, api.port, first.key);
+    // Scripts (the bench, a supervisor) wait for this line: the workers are taking work.
+    if (role === 'worker') io.out('Hafatra worker running: webhooks, mobile money, sweeps');
     const signal = await waitForSignal();
     io.err(`${signal}: shutting down`);
     return 0;
