@@ -33,16 +33,17 @@ function isRepeat(current: MessageStatus, reported: ReportableStatus): boolean {
 
 /**
  * Phones report progress many times a second. Reports are gathered for a few milliseconds and
- * written in one transaction (one UPDATE per round: a message reported twice in one window,
- * e.g. sending then sent, moves once per round, in order). A message always goes to the same
- * lane and each lane writes one batch at a time, so its reports apply in order; the lanes write
- * in parallel.
+ * written in one statement per round (a message reported twice in one window, e.g. sending then
+ * sent, moves once per round, in order). A message always goes to the same lane and each lane
+ * writes one batch at a time, so its reports apply in order; the lanes write in parallel. Two
+ * lanes, not four: fewer, larger statements left Postgres more room for claims (fleet 202 → jobs
+ * p99 39 and 28 ms against 55 and 38 ms, alternating builds, same throughput within noise).
  */
 export class StatusReportWriter {
   private readonly lanes: ReportLane[];
 
   constructor(ctx: AppContext, opts: { maxBatch?: number; maxDelayMs?: number; lanes?: number } = {}) {
-    this.lanes = Array.from({ length: opts.lanes ?? 4 }, () => new ReportLane(ctx, opts));
+    this.lanes = Array.from({ length: opts.lanes ?? 2 }, () => new ReportLane(ctx, opts));
   }
 
   submit(deviceId: string, report: StatusReport): Promise<ReportOutcome> {
