@@ -1,7 +1,7 @@
 import type { Request } from 'autocannon';
 import { runLoad, type LoadResult } from '../lib/load.js';
 import { RECIPIENTS_PER_POST, sendBody } from '../lib/recipients.js';
-import { best, toPoints } from '../lib/sweep.js';
+import { best, firstSustaining, toPoints } from '../lib/sweep.js';
 import { MAX_DAILY_LIMIT } from '../target/local-fixtures.js';
 import type { Tenant } from '../target/target.js';
 import { ceilingKeys } from './ceilings.js';
@@ -31,6 +31,8 @@ export function keyRotation(tenants: Tenant[]) {
   };
 }
 
+const TARGET_MESSAGES_PER_SECOND = 25_000;
+
 export const bulkSend: Scenario = {
   name: 'bulk-send',
   method:
@@ -51,11 +53,16 @@ export const bulkSend: Scenario = {
     }
     const top = best(runs);
     const messagesPerSecond = top.okPerSecond * RECIPIENTS_PER_POST;
+    // The target is a p99 at 25,000 messages/s: read it at the lightest run that sustains that
+    // rate, and give the best run's p99 beside it.
+    const atTarget = firstSustaining(runs, TARGET_MESSAGES_PER_SECOND / RECIPIENTS_PER_POST) ?? top;
+    const rateAt = (r: LoadResult) => Math.round(r.okPerSecond * RECIPIENTS_PER_POST).toLocaleString('en-US');
     return {
       figures: [
-        { key: 'bulk-send.messagesPerSecond', label: 'messages accepted/s (best of sweep)', value: messagesPerSecond, unit: 'msg/s', goal: { op: '>=', value: 25_000 }, ceilingKey: ceilingKeys.postMessages },
-        { key: 'bulk-send.p99', label: `POST p99 at that load (c=${top.connections})`, value: top.p99, unit: 'ms', goal: { op: '<=', value: 150 }, ceilingKey: ceilingKeys.postP99(top.connections) },
-        { key: 'bulk-send.p50', label: `POST p50 at that load (c=${top.connections})`, value: top.p50, unit: 'ms' },
+        { key: 'bulk-send.messagesPerSecond', label: `messages accepted/s (best of sweep, c=${top.connections})`, value: messagesPerSecond, unit: 'msg/s', goal: { op: '>=', value: TARGET_MESSAGES_PER_SECOND }, ceilingKey: ceilingKeys.postMessages },
+        { key: 'bulk-send.p99', label: `POST p99 at ≥25,000 msg/s (c=${atTarget.connections}: ${rateAt(atTarget)} msg/s)`, value: atTarget.p99, unit: 'ms', goal: { op: '<=', value: 150 }, ceilingKey: ceilingKeys.postP99(atTarget.connections) },
+        { key: 'bulk-send.p50', label: `POST p50 at ≥25,000 msg/s (c=${atTarget.connections})`, value: atTarget.p50, unit: 'ms' },
+        { key: 'bulk-send.best.p99', label: `POST p99 at the best of sweep (c=${top.connections})`, value: top.p99, unit: 'ms', ceilingKey: ceilingKeys.postP99(top.connections) },
         { key: 'bulk-send.vsPostgres', label: 'messages accepted/s vs Postgres insert ceiling', value: messagesPerSecond, unit: 'msg/s', ceilingKey: ceilingKeys.postgres },
         { key: 'bulk-send.vsRedis', label: 'messages accepted/s vs Redis enqueue ceiling', value: messagesPerSecond, unit: 'msg/s', ceilingKey: ceilingKeys.redis },
       ],
