@@ -8,6 +8,7 @@ import { StatusReportWriter } from './status-reports.js';
 import { Pusher } from './pusher.js';
 import { selectClaimedJobs } from './pending-jobs.js';
 import { newId } from '../ids/ids.js';
+import { holdPhonesLocally, releasePhonesLocally } from './work-signals.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -40,12 +41,13 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const reports = new StatusReportWriter(ctx);
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
+  const origin = holdPhonesLocally(ctx, (orgId, deviceId) => pusher.signal(orgId, deviceId));
 
   // A process closed right after it started may disconnect before the subscription is made.
   subscriber.subscribe(ctx.keys.deviceChannel()).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
   subscriber.on('message', (_channel: string, text: string) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null };
-    if (signal.type === 'work') pusher.signal(signal.orgId, signal.deviceId);
+    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; origin?: string };
+    if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId);
     if (signal.type === 'revoked' && signal.deviceId) {
       const s = sessions.get(signal.deviceId);
       if (s) {
@@ -130,6 +132,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     reports,
     pusher,
     async close() {
+      releasePhonesLocally(ctx);
       pusher.stop();
       for (const s of sessions.values()) s.end(1001, 'server shutting down');
       await reports.flush();

@@ -5,6 +5,7 @@ import { applyTransitions, type Changed } from './transitions.js';
 import { markBatchesDispatched } from './sql/batches.js';
 import type { MessageRow } from './message-row.js';
 import type { MessageEvent } from './schemas.js';
+import { signalWork } from '../dispatch/work-signals.js';
 
 export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
   id: m.id,
@@ -36,13 +37,4 @@ export async function queueAccepted(ctx: AppContext, messages: MessageRow[], sou
   );
   await signalWork(ctx, messages);
   return changed;
-}
-
-/** Tells whichever API process holds the organization's phones that work is waiting. */
-export async function signalWork(ctx: AppContext, messages: Pick<MessageRow, 'orgId' | 'requestedDeviceId'>[]): Promise<void> {
-  const targets = new Set(messages.map((m) => `${m.orgId} ${m.requestedDeviceId ?? ''}`));
-  for (const t of targets) {
-    const [orgId, deviceId] = t.split(' ');
-    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId: deviceId || null }));
-  }
 }
