@@ -21,15 +21,19 @@ export function apiKeyAuthenticator(ctx: AppContext) {
     if (result instanceof Error) throw result;
     return result;
   };
+  // A client sends the same key thousands of times: its hash and its parsed record are kept, in
+  // bounded maps. Neither decides anything: Redis is asked on every request (revocation, rate).
+  const hashes = new Recent<string>(10_000);
+  const principals = new Recent<CachedKeyRecord>(10_000);
   return async function authenticateApiKey(authorization: string | undefined): Promise<ApiPrincipal> {
     const token = bearerToken(authorization);
     if (!token || !token.startsWith(API_KEY_PREFIX) || token.length > 200) throw errors.unauthorized();
-    const hash = hashSecret(token);
-    const hashHex = hash.toString('hex');
+    let hashHex = hashes.get(token);
+    if (hashHex === undefined) hashes.set(token, (hashHex = hashSecret(token).toString('hex')));
 
     let [code, record, retryAfterMs] = await runAuth(hashHex);
     if (code === 0) {
-      const row = await findApiKeyByHash(ctx.db, hash);
+      const row = await findApiKeyByHash(ctx.db, Buffer.from(hashHex, 'hex'));
       if (!row) throw errors.unauthorized();
       await cacheKeyRecord(ctx, hashHex, row);
       [code, record, retryAfterMs] = await runAuth(hashHex);
@@ -37,10 +41,27 @@ export function apiKeyAuthenticator(ctx: AppContext) {
     if (code === -1 || code === 0) throw errors.unauthorized();
     if (code === -2) throw errors.rateLimited('request rate of this API key exceeded', retryAfterMs / 1000);
 
-    const parsed = JSON.parse(record) as CachedKeyRecord;
+    let parsed = principals.get(record);
+    if (parsed === undefined) {
+      const raw = JSON.parse(record) as CachedKeyRecord;
+      principals.set(record, (parsed = { ...raw, scopes: raw.scopes.filter(isScope) }));
+    }
     if (parsed.expiresAt !== null && parsed.expiresAt <= Date.now()) throw errors.unauthorized();
-    return { kind: 'apiKey', orgId: parsed.orgId, keyId: parsed.keyId, scopes: parsed.scopes.filter(isScope) };
+    return { kind: 'apiKey', orgId: parsed.orgId, keyId: parsed.keyId, scopes: parsed.scopes as ApiPrincipal['scopes'] };
   };
+}
+
+/** A bounded map of recent results, emptied whole when full: hot entries come back at once. */
+class Recent<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: V): void {
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(key, value);
+  }
 }
 
 /**
