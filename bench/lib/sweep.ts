@@ -6,15 +6,6 @@ export function best(runs: LoadResult[]): LoadResult {
   return runs.reduce((a, b) => (b.okPerSecond > a.okPerSecond ? b : a));
 }
 
-/**
- * The lightest run (fewest connections) that sustains `rate` (in requests/s): where a figure
- * "p99 at that load" is read. A heavier run only queues requests behind each other. Undefined
- * when no run reaches the rate.
- */
-export function firstSustaining(runs: LoadResult[], rate: number): LoadResult | undefined {
-  return [...runs].sort((a, b) => a.connections - b.connections).find((r) => r.okPerSecond >= rate);
-}
-
 /** Sweep runs as chart points; `perRequest` turns requests into the panel's unit (e.g. 500 messages). */
 export function toPoints(panel: string, series: string, runs: LoadResult[], perRequest = 1): SweepPoint[] {
   return runs.map((r) => ({ panel, series, connections: r.connections, throughput: r.okPerSecond * perRequest, p50: r.p50, p99: r.p99 }));

@@ -1,7 +1,8 @@
 import type { Request } from 'autocannon';
 import { runLoad, type LoadResult } from '../lib/load.js';
 import { RECIPIENTS_PER_POST, sendBody } from '../lib/recipients.js';
-import { best, firstSustaining, toPoints } from '../lib/sweep.js';
+import { best, toPoints } from '../lib/sweep.js';
+import { steadyLoad } from '../lib/steady.js';
 import { MAX_DAILY_LIMIT } from '../target/local-fixtures.js';
 import type { Tenant } from '../target/target.js';
 import { ceilingKeys } from './ceilings.js';
@@ -40,7 +41,8 @@ export const bulkSend: Scenario = {
     `organizations (each at the 100,000/day cap, ${POSTS_PER_ORG} requests per organization) with one paired phone each so every ` +
     'send is eligible. Reports messages accepted (202) per second and the POST latency p50/p99 at the best point.',
   async run({ target, settings }) {
-    const seconds = settings.seconds * settings.sweep.length;
+    // The sweep, then one run at the target rate.
+    const seconds = settings.seconds * (settings.sweep.length + 1);
     const wanted = Math.ceil((seconds * PROVISIONED_MESSAGES_PER_SECOND) / (POSTS_PER_ORG * RECIPIENTS_PER_POST)) + 1;
     const tenants = await target.tenants(wanted);
     const rotation = keyRotation(tenants);
@@ -53,21 +55,25 @@ export const bulkSend: Scenario = {
     }
     const top = best(runs);
     const messagesPerSecond = top.okPerSecond * RECIPIENTS_PER_POST;
-    // The target is a p99 at 25,000 messages/s: read it at the lightest run that sustains that
-    // rate, and give the best run's p99 beside it.
-    const atTarget = firstSustaining(runs, TARGET_MESSAGES_PER_SECOND / RECIPIENTS_PER_POST) ?? top;
+    // The target is a p99 "at that load": 25,000 messages/s held steady, open loop (a POST every
+    // 20 ms whatever the answers). The best run's p99 is given beside it.
+    const atTarget = await steadyLoad({
+      label: 'bulk-send at 25,000 msg/s', url: `${target.url}/v1/messages`, method: 'POST',
+      rate: TARGET_MESSAGES_PER_SECOND / RECIPIENTS_PER_POST, seconds: settings.seconds, body: sendBody(),
+      headers: () => rotation.setupRequest({ headers: { 'content-type': 'application/json' } } as Request).headers as Record<string, string>,
+    });
     const rateAt = (r: LoadResult) => Math.round(r.okPerSecond * RECIPIENTS_PER_POST).toLocaleString('en-US');
     return {
       figures: [
         { key: 'bulk-send.messagesPerSecond', label: `messages accepted/s (best of sweep, c=${top.connections})`, value: messagesPerSecond, unit: 'msg/s', goal: { op: '>=', value: TARGET_MESSAGES_PER_SECOND }, ceilingKey: ceilingKeys.postMessages },
-        { key: 'bulk-send.p99', label: `POST p99 at ≥25,000 msg/s (c=${atTarget.connections}: ${rateAt(atTarget)} msg/s)`, value: atTarget.p99, unit: 'ms', goal: { op: '<=', value: 150 }, ceilingKey: ceilingKeys.postP99(atTarget.connections) },
-        { key: 'bulk-send.p50', label: `POST p50 at ≥25,000 msg/s (c=${atTarget.connections})`, value: atTarget.p50, unit: 'ms' },
+        { key: 'bulk-send.p99', label: `POST p99 at a steady 25,000 msg/s (got ${rateAt(atTarget)})`, value: atTarget.p99, unit: 'ms', goal: { op: '<=', value: 150 } },
+        { key: 'bulk-send.p50', label: 'POST p50 at a steady 25,000 msg/s', value: atTarget.p50, unit: 'ms' },
         { key: 'bulk-send.best.p99', label: `POST p99 at the best of sweep (c=${top.connections})`, value: top.p99, unit: 'ms', ceilingKey: ceilingKeys.postP99(top.connections) },
         { key: 'bulk-send.vsPostgres', label: 'messages accepted/s vs Postgres insert ceiling', value: messagesPerSecond, unit: 'msg/s', ceilingKey: ceilingKeys.postgres },
         { key: 'bulk-send.vsRedis', label: 'messages accepted/s vs Redis enqueue ceiling', value: messagesPerSecond, unit: 'msg/s', ceilingKey: ceilingKeys.redis },
       ],
       sweep: toPoints('POST /v1/messages (500 recipients), msg/s', 'bulk-send', runs, RECIPIENTS_PER_POST),
-      details: { runs, organizations: tenants.length, requestsSent: rotation.sent(), requestCapacity: rotation.capacity },
+      details: { runs, atTarget, organizations: tenants.length, requestsSent: rotation.sent(), requestCapacity: rotation.capacity },
     };
   },
 };

@@ -36,7 +36,6 @@ function serverSettings(port: number): string[] {
     // Durability stays as Postgres ships it: fsync, synchronous_commit and full_page_writes on.
     fsync: 'on',
     lc_messages: 'C',
-    ...(process.env.PGSS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on', 'pg_stat_statements.track': 'all' } : {}),
   };
   return Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 }
