@@ -12,6 +12,8 @@ export interface SteadyOptions {
   /** Headers of each request (e.g. a rotating key). */
   headers: () => Record<string, string>;
   label: string;
+  /** Sent on the same schedule first and not counted: connections opened, the previous run's backlog cleared. */
+  warmupSeconds?: number;
 }
 
 /**
@@ -21,6 +23,7 @@ export interface SteadyOptions {
  * of the answer.
  */
 export async function steadyLoad(o: SteadyOptions): Promise<LoadResult> {
+  if (o.warmupSeconds) await steadyLoad({ ...o, seconds: o.warmupSeconds, warmupSeconds: 0, label: `${o.label} (warm-up)` });
   const run = async (): Promise<LoadResult> => {
     const intervalMs = 1000 / o.rate;
     const started = nowMs();
