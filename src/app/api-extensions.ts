@@ -2,7 +2,7 @@ import type { AppContext } from './context.js';
 import type { ApiExtensions } from './api-server.js';
 import { attachDeviceSockets, type DeviceSockets } from '../dispatch/socket-server.js';
 import { deviceAuthenticator } from '../devices/authenticate-device.js';
-import { markSocket } from '../devices/heartbeat.js';
+import { socketStateWriter } from '../devices/heartbeat.js';
 import { deviceOperations } from './device-operations.js';
 
 /** What the API process adds beyond the route table: phone authentication and sockets. */
@@ -15,7 +15,7 @@ export function apiExtensions(ctx: AppContext): ApiExtensions {
       sockets = attachDeviceSockets(app, ctx, {
         authenticate,
         ops: deviceOperations(ctx),
-        markSocket: (deviceId, connected, generation) => markSocket(ctx, deviceId, connected, generation),
+        markSocket: socketStateWriter(ctx),
       });
     },
     onClose: async () => {

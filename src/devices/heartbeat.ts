@@ -1,3 +1,4 @@
+import { TickBatcher } from '../batching/tick-batcher.js';
 import type { AppContext } from '../app/context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { inTransaction } from '../db/pool.js';
@@ -63,12 +64,53 @@ function reportedColumns(hb: Heartbeat): [string, unknown][] {
  * revoked device).
  */
 export async function markSocket(ctx: AppContext, deviceId: string, connected: boolean, generation?: number): Promise<number | null> {
-  const { rows } = await ctx.db.query(
-    `UPDATE devices SET socket_connected = $2, socket_changed_at = now(), last_seen_at = now(),
-       socket_generation = socket_generation + CASE WHEN $2 THEN 1 ELSE 0 END
-     WHERE id = $1 AND CASE WHEN $2 THEN revoked_at IS NULL ELSE $3::bigint IS NULL OR socket_generation = $3 END
-     RETURNING socket_generation AS generation`,
-    [deviceId, connected, generation ?? null],
-  );
-  return rows.length === 0 ? null : Number((rows[0] as { generation: number }).generation);
+  return (await markSockets(ctx, [{ deviceId, connected, generation }]))[0]!;
+}
+
+export interface SocketMark {
+  deviceId: string;
+  connected: boolean;
+  generation?: number;
+}
+
+/**
+ * markSocket for many phones in one statement per round (a phone marked twice goes into a later
+ * round, in order). The rows are locked in id order first, as claims lock them, so a batch and a
+ * claim never deadlock.
+ */
+export async function markSockets(ctx: AppContext, marks: SocketMark[]): Promise<(number | null)[]> {
+  const results: (number | null)[] = marks.map(() => null);
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  marks.forEach((m, i) => {
+    const round = seen.get(m.deviceId) ?? 0;
+    seen.set(m.deviceId, round + 1);
+    (rounds[round] ??= []).push(i);
+  });
+  for (const round of rounds) {
+    const items = round.map((i) => marks[i]!);
+    const { rows } = await ctx.db.query(
+      `WITH locked AS MATERIALIZED (SELECT id FROM devices WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
+       UPDATE devices d SET socket_connected = m.connected, socket_changed_at = now(), last_seen_at = now(),
+         socket_generation = d.socket_generation + CASE WHEN m.connected THEN 1 ELSE 0 END
+       FROM unnest($1::text[], $2::boolean[], $3::bigint[]) AS m(id, connected, generation), locked
+       WHERE d.id = m.id AND locked.id = m.id
+         AND CASE WHEN m.connected THEN d.revoked_at IS NULL ELSE m.generation IS NULL OR d.socket_generation = m.generation END
+       RETURNING d.id, d.socket_generation AS generation`,
+      [items.map((m) => m.deviceId), items.map((m) => m.connected), items.map((m) => m.generation ?? null)],
+    );
+    const byId = new Map((rows as { id: string; generation: number }[]).map((r) => [r.id, Number(r.generation)]));
+    for (const i of round) results[i] = byId.get(marks[i]!.deviceId) ?? null;
+  }
+  return results;
+}
+
+/**
+ * The socket server's writer: the opens and closes of one event-loop turn in one statement, one
+ * batch at a time so a phone's open and close apply in order. 10,000 phones reconnecting (or a
+ * process closing their sockets) cost a few dozen statements, not 10,000.
+ */
+export function socketStateWriter(ctx: AppContext): (deviceId: string, connected: boolean, generation?: number) => Promise<number | null> {
+  const batches = new TickBatcher<SocketMark, number | null>((marks) => markSockets(ctx, marks), 1000, 1);
+  return (deviceId, connected, generation) => batches.load({ deviceId, connected, generation });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness.js';
-import { markSocket } from '../../src/devices/heartbeat.js';
+import { markSocket, markSockets, socketStateWriter } from '../../src/devices/heartbeat.js';
 import { heartbeat, pairPhone, startDevicesApp } from './support.js';
 
 let app: TestApp;
@@ -68,5 +68,30 @@ describe('device status', () => {
     expect(await device(phone.deviceId)).toMatchObject({ status: 'revoked', socket: { connected: false } });
     expect(await markSocket(app.ctx, phone.deviceId, true)).toBeNull();
     expect((await device(phone.deviceId)).status).toBe('revoked');
+  });
+
+  it('marks many phones in one batch, a phone marked twice in its order, a stale close ignored', async () => {
+    const [a, b, c] = [await pairPhone(app, orgId), await pairPhone(app, orgId), await pairPhone(app, orgId)];
+    const gb = await markSocket(app.ctx, b.deviceId, true);
+    const results = await markSockets(app.ctx, [
+      { deviceId: a.deviceId, connected: true },
+      { deviceId: b.deviceId, connected: false, generation: gb! - 1 },
+      { deviceId: c.deviceId, connected: true },
+      { deviceId: a.deviceId, connected: false, generation: 1 },
+    ]);
+    expect(results).toEqual([1, null, 1, 1]);
+    expect((await device(a.deviceId)).socket.connected).toBe(false);
+    expect((await device(b.deviceId)).socket.connected).toBe(true);
+    expect((await device(c.deviceId)).socket.connected).toBe(true);
+  });
+
+  it('writes the opens and closes of many sockets at once, each answered with its own generation', async () => {
+    const phones = await Promise.all(Array.from({ length: 20 }, () => pairPhone(app, orgId)));
+    const mark = socketStateWriter(app.ctx);
+    const opened = await Promise.all(phones.map((p) => mark(p.deviceId, true)));
+    expect(opened).toEqual(phones.map(() => 1));
+    const closed = await Promise.all(phones.map((p, i) => mark(p.deviceId, false, opened[i]!)));
+    expect(closed).toEqual(opened);
+    for (const p of phones.slice(0, 3)) expect((await device(p.deviceId)).socket.connected).toBe(false);
   });
 });

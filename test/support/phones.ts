@@ -3,7 +3,7 @@ import type { TemplatedApp } from '../../src/http/uws.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { deviceAuthenticator } from '../../src/devices/authenticate-device.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
-import { markSocket } from '../../src/devices/heartbeat.js';
+import { socketStateWriter } from '../../src/devices/heartbeat.js';
 import { syncDeviceState } from '../../src/devices/device-state.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
 import { attachDeviceSockets, type DeviceSockets } from '../../src/dispatch/socket-server.js';
@@ -32,7 +32,7 @@ export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promis
   sockets = attachDeviceSockets(uws!, app.ctx, {
     authenticate,
     ops: deviceOperations(app.ctx),
-    markSocket: (deviceId, connected, generation) => markSocket(app.ctx, deviceId, connected, generation),
+    markSocket: socketStateWriter(app.ctx),
   });
   return Object.assign(app, { sockets });
 }
