@@ -1,4 +1,5 @@
 import { TickBatcher } from '../batching/tick-batcher.js';
+import { roundsByKey } from '../batching/rounds.js';
 import type { AppContext } from '../app/context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { inTransaction } from '../db/pool.js';
@@ -80,14 +81,7 @@ export interface SocketMark {
  */
 export async function markSockets(ctx: AppContext, marks: SocketMark[]): Promise<(number | null)[]> {
   const results: (number | null)[] = marks.map(() => null);
-  const rounds: number[][] = [];
-  const seen = new Map<string, number>();
-  marks.forEach((m, i) => {
-    const round = seen.get(m.deviceId) ?? 0;
-    seen.set(m.deviceId, round + 1);
-    (rounds[round] ??= []).push(i);
-  });
-  for (const round of rounds) {
+  for (const round of roundsByKey(marks, (m) => m.deviceId)) {
     const items = round.map((i) => marks[i]!);
     const { rows } = await ctx.db.query(
       `WITH locked AS MATERIALIZED (SELECT id FROM devices WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)

@@ -3,6 +3,7 @@ import { runScript } from '../redis/scripts.js';
 import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
 import { claimWriter, type ClaimWrite, type ClaimWritten } from './claim-writer.js';
+import { returnToQueues } from './return-to-queues.js';
 import type { TickBatcher } from '../batching/tick-batcher.js';
 
 /** What a phone receives for each message it is to send. */
@@ -71,7 +72,7 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
 
   const won = await claimWriterOf(ctx).load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
   if (won === null) {
-    await putBack(ctx, device.orgId, picked.map((p) => p.id));
+    await returnToQueues(ctx, device.orgId, picked.map((p) => p.id));
     return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
   }
   // Postgres has decided; the claiming set only needs to hear it. The phone need not wait for
@@ -91,17 +92,4 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
       expiresAt: new Date(p.meta.exp).toISOString(),
     }));
   return { jobs, retryAfterMs };
-}
-
-/** Returns picked messages to their queues (the claim was refused after Redis chose them). */
-async function putBack(ctx: AppContext, orgId: string, ids: string[]): Promise<void> {
-  const k = ctx.keys.org(orgId);
-  const { rows } = await ctx.db.query(
-    `SELECT id, requested_device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`,
-    [ids],
-  );
-  const m = ctx.redis.multi();
-  for (const r of rows as { id: string; deviceId: string | null }[]) m.zadd(r.deviceId ? k.deviceQueue(r.deviceId) : k.orgQueue(), 0, r.id);
-  m.zrem(k.claiming(), ...ids);
-  await m.exec();
 }

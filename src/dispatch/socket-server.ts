@@ -8,6 +8,8 @@ import { StatusReportWriter } from './status-reports.js';
 import { Pusher } from './pusher.js';
 import { selectClaimedJobs } from './pending-jobs.js';
 import { newId } from '../ids/ids.js';
+import { errorReply, sendReply, type ResponseState } from '../http/reply.js';
+import { deviceUnauthorized } from '../devices/authenticate-device.js';
 import { holdPhonesLocally, releasePhonesLocally } from './work-signals.js';
 
 export interface SocketServerDeps {
@@ -69,7 +71,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     closeOnBackpressureLimit: true as unknown as number, // typed as number in this build, a boolean natively
     sendPingsAutomatically: true,
     upgrade: (res: HttpResponse, req: HttpRequest, context) => {
-      const state = { aborted: false };
+      const state: ResponseState = { aborted: false, done: false };
       res.onAborted(() => { state.aborted = true; });
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
@@ -81,10 +83,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
           res.cork(() => res.upgrade<SocketData>({ principal }, key, protocol, extensions, context));
         },
         () => {
-          if (state.aborted) return;
           const requestId = newId('request');
-          res.cork(() => res.writeStatus('401 Unauthorized').writeHeader('x-request-id', requestId).writeHeader('content-type', 'application/json')
-            .end(JSON.stringify({ error: { code: 'unauthorized', message: 'missing, invalid or revoked device token', requestId } })));
+          sendReply(res, state, requestId, errorReply(deviceUnauthorized(), requestId));
         },
       );
     },

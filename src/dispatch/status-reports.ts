@@ -1,5 +1,6 @@
 import type { AppContext } from '../app/context.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
+import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/schemas.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type Warning } from './clock.js';
@@ -101,18 +102,10 @@ class ReportLane {
 
 export async function writeReports(ctx: AppContext, items: { deviceId: string; report: StatusReport }[]): Promise<ReportOutcome[]> {
   const times = items.map((it) => trustedTime(it.report.at));
-  const rounds: number[][] = [];
-  const seen = new Map<string, number>();
-  items.forEach((it, i) => {
-    const round = seen.get(it.report.messageId) ?? 0;
-    seen.set(it.report.messageId, round + 1);
-    (rounds[round] ??= []).push(i);
-  });
-
   // Each round is one statement, atomic by itself: should the process die between two rounds,
   // the later reports are not acked and the phone sends them again.
   const applied = new Set<number>();
-  for (const round of rounds) {
+  for (const round of roundsByKey(items, (it) => it.report.messageId)) {
     const transitions: Transition[] = round.map((i) => {
       const { report, deviceId } = items[i]!;
       return {

@@ -1,8 +1,7 @@
 import type { AppContext } from '../app/context.js';
-import { inTransaction } from '../db/pool.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { removeFromDispatch } from '../messages/dispatch-queue.js';
-import { runScript } from '../redis/scripts.js';
+import { returnToQueues } from './return-to-queues.js';
 
 const BATCH = 1000;
 /** A claim not confirmed in Postgres within this time was interrupted (the process died). */
@@ -15,9 +14,7 @@ export async function expireQueued(ctx: AppContext): Promise<number> {
   );
   if (rows.length === 0) return 0;
   const at = new Date();
-  const changed = await inTransaction(ctx.db, (tx) =>
-    applyTransitions(tx, rows.map((r) => ({ id: r.id as string, to: 'expired' as const, at, source: 'system' as const, code: 'expired' }))),
-  );
+  const changed = await applyTransitions(ctx.db, rows.map((r) => ({ id: r.id as string, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })));
   const byOrg = new Map<string, { id: string; requestedDeviceId: string | null }[]>();
   for (const m of changed) {
     const list = byOrg.get(m.orgId) ?? [];
@@ -37,9 +34,7 @@ export async function markSilentUnknown(ctx: AppContext): Promise<number> {
   );
   if (rows.length === 0) return 0;
   const at = new Date();
-  const changed = await inTransaction(ctx.db, (tx) =>
-    applyTransitions(tx, rows.map((r) => ({ id: r.id as string, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' }))),
-  );
+  const changed = await applyTransitions(ctx.db, rows.map((r) => ({ id: r.id as string, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })));
   return changed.length;
 }
 
@@ -53,18 +48,7 @@ export async function recoverInterruptedClaims(ctx: AppContext): Promise<number>
   for (const { id: orgId } of orgs as { id: string }[]) {
     const k = ctx.keys.org(orgId);
     const stuck = await ctx.redis.zrangebyscore(k.claiming(), '-inf', Date.now() - CLAIM_RECOVERY_MS, 'LIMIT', 0, BATCH);
-    if (stuck.length === 0) continue;
-    const { rows } = await ctx.db.query(
-      `SELECT id, requested_device_id AS "requestedDeviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`,
-      [stuck],
-    );
-    const requeue = new Map(rows.map((r) => [r.id as string, r.requestedDeviceId as string | null]));
-    const m = ctx.redis.multi();
-    for (const [id, deviceId] of requeue) m.zadd(deviceId ? k.deviceQueue(deviceId) : k.orgQueue(), 0, id).zrem(k.claiming(), id);
-    await m.exec();
-    const drop = stuck.filter((id) => !requeue.has(id));
-    if (drop.length > 0) await runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], drop);
-    recovered += requeue.size;
+    if (stuck.length > 0) recovered += await returnToQueues(ctx, orgId, stuck);
   }
   return recovered;
 }

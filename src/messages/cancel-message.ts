@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { inTransaction } from '../db/pool.js';
 import { errors } from '../errors/errors.js';
 import { applyTransitions } from './transitions.js';
 import { selectMessage } from './sql/select-messages.js';
@@ -14,9 +13,7 @@ import { removeFromDispatch } from './dispatch-queue.js';
 export async function cancelMessage(ctx: AppContext, orgId: string, id: string) {
   const existing = await selectMessage(ctx.db, orgId, id);
   if (!existing) throw errors.notFound('message');
-  const [changed] = await inTransaction(ctx.db, (tx) =>
-    applyTransitions(tx, [{ id, to: 'cancelled', at: new Date(), source: 'api' }]),
-  );
+  const [changed] = await applyTransitions(ctx.db, [{ id, to: 'cancelled', at: new Date(), source: 'api' }]);
   if (!changed) {
     const current = await selectMessage(ctx.db, orgId, id);
     throw errors.invalidTransition(`message is ${current?.status ?? existing.status}; only a message no phone has claimed can be cancelled`);

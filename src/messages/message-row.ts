@@ -78,7 +78,7 @@ export const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY
 
 /**
  * toMessage in SQL, for statements that write a message's webhook event in the same statement as
- * its change (src/messages/transitions.ts). test/messages/message-json.test.ts holds the two equal.
+ * its change (src/messages/transitions.ts). test/messages/transition-statement.test.ts holds the two equal.
  */
 export const messageJsonSql = (a: string) => `json_build_object(
   'id', ${a}.id, 'to', ${a}.to_number, 'body', ${a}.body, 'status', ${a}.status, 'segments', ${a}.segments,

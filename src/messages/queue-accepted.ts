@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { inTransaction } from '../db/pool.js';
 import { dispatchMeta, enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
 import { applyTransitions, type Changed } from './transitions.js';
 import { markBatchesDispatched } from './sql/batches.js';
@@ -32,9 +31,7 @@ export async function queueAccepted(ctx: AppContext, messages: MessageRow[], sou
   if (messages.length === 0) return [];
   await enqueueMixed(ctx, messages.map(toDispatchEntry));
   const at = new Date();
-  const changed = await inTransaction(ctx.db, (tx) =>
-    applyTransitions(tx, messages.map((m) => ({ id: m.id, to: 'queued' as const, at, source }))),
-  );
+  const changed = await applyTransitions(ctx.db, messages.map((m) => ({ id: m.id, to: 'queued' as const, at, source })));
   await signalWork(ctx, messages);
   return changed;
 }

@@ -10,9 +10,6 @@ export function createRedis(url: string, opts: { failFast?: boolean; name?: stri
   const redis = new Redis(url, {
     connectionName: opts.name ?? 'hafatra',
     enableOfflineQueue: !opts.failFast,
-    // Commands issued in the same tick share one write: on the request path that merges the
-    // auth scripts of concurrent requests into one syscall.
-    enableAutoPipelining: false,
     maxRetriesPerRequest: opts.failFast ? 1 : null,
     lazyConnect: false,
   });

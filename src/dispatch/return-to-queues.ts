@@ -1,0 +1,25 @@
+import type { AppContext } from '../app/context.js';
+import { runScript } from '../redis/scripts.js';
+
+/**
+ * Ends the Redis claim of messages Postgres never gave a phone (the claim was refused, or its
+ * process died before the write): those still queued in Postgres go back on their queue, the
+ * others (cancelled, expired meanwhile) leave the claiming set with their dispatch JSON.
+ * Returns how many went back.
+ */
+export async function returnToQueues(ctx: AppContext, orgId: string, ids: string[]): Promise<number> {
+  const k = ctx.keys.org(orgId);
+  const { rows } = await ctx.db.query(
+    `SELECT id, requested_device_id AS "requestedDeviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`,
+    [ids],
+  );
+  const requeue = new Map((rows as { id: string; requestedDeviceId: string | null }[]).map((r) => [r.id, r.requestedDeviceId]));
+  if (requeue.size > 0) {
+    const m = ctx.redis.multi();
+    for (const [id, deviceId] of requeue) m.zadd(deviceId ? k.deviceQueue(deviceId) : k.orgQueue(), 0, id).zrem(k.claiming(), id);
+    await m.exec();
+  }
+  const drop = ids.filter((id) => !requeue.has(id));
+  if (drop.length > 0) await runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], drop);
+  return requeue.size;
+}
