@@ -20,13 +20,13 @@ export const read: Scenario = {
       const sent = await apiExpect<{ messages: Array<{ id: string }> }>(202, target.url, key, 'POST', '/v1/messages', sendBody(500, i * 500));
       ids.push(...sent.messages.map((m) => m.id));
     }
-    let next = 0;
+    const paths = ids.map((id) => `/v1/messages/${id}`);
     const headers = { authorization: `Bearer ${key}` };
     const byId: LoadResult[] = [];
     for (const connections of settings.sweep) {
       byId.push(await runLoad({
         label: 'read by id', url: `${target.url}/v1/messages/${ids[0]}`, method: 'GET', connections, seconds: settings.seconds, headers,
-        setupRequest: (req) => ({ ...req, path: `/v1/messages/${ids[next++ % ids.length]}` }),
+        paths,
       }));
     }
     const list = await runLoad({
