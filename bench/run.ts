@@ -78,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
   const files = await writeResults(args.out, info, results);
   console.log(`\n${terminalTable(results)}\n`);
   console.log(`results: ${files.json}\n         ${files.md}\n         ${files.svg}`);
-  if (profileDir) console.log(`API CPU profile: ${profileDir}/ (open in Chrome DevTools → Performance, or speedscope)`);
+  if (profileDir) console.log(`API and worker CPU profiles: ${profileDir}/ (open in Chrome DevTools → Performance, or speedscope)`);
   return results.some((r) => r.status === 'failed') ? 1 : 0;
 }
 

@@ -28,7 +28,14 @@ async function phase(baseUrl: string, key: string, receiver: CountingReceiver, p
   status('');
   const arrivals = receiver.arrivals(path).slice(before);
   const last = arrivals.at(-1) ?? nowMs();
-  return { expected: messages, delivered: arrivals.length, perSecond: arrivals.length / ((last - started) / 1000) };
+  // Deliveries per 250 ms from the first POST: shows the start-up delay and any stall.
+  const perQuarterSecond: number[] = [];
+  for (const at of arrivals) {
+    const slot = Math.floor((at - started) / 250);
+    while (perQuarterSecond.length <= slot) perQuarterSecond.push(0);
+    perQuarterSecond[slot]! += 1;
+  }
+  return { expected: messages, delivered: arrivals.length, perSecond: arrivals.length / ((last - started) / 1000), perQuarterSecond };
 }
 
 export const webhooks: Scenario = {

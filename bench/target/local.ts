@@ -12,7 +12,7 @@ import { createPhoneGroups, createTenants } from './local-fixtures.js';
 import type { Target } from './target.js';
 
 export interface LocalOptions {
-  /** Write a V8 CPU profile of the API process into this directory (on exit). */
+  /** Write V8 CPU profiles of the API and worker processes into this directory (on exit). */
   cpuProfileDir?: string;
   /** CPU the API process is pinned to; the load generator takes another. */
   apiCpu: number;
@@ -54,12 +54,12 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   };
   try {
     await runHafatra(['migrate'], env);
-    const profile = opts.cpuProfileDir ? [`--cpu-prof`, `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
-    const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile), 'api']), env, 'hafatra api');
+    const profile = (name: string) => opts.cpuProfileDir ? [`--cpu-prof`, `--cpu-prof-dir=${opts.cpuProfileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+    const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile('api')), 'api']), env, 'hafatra api');
     children.push(apiProc);
     await waitForHttp(`http://127.0.0.1:${port}/openapi.json`, apiProc);
     // Scenarios start once the worker takes work: its start-up is not what the webhooks measure.
-    const workerProc = startChild([...hafatraCommand(), 'worker'], env, 'hafatra worker');
+    const workerProc = startChild([...hafatraCommand(profile('worker')), 'worker'], env, 'hafatra worker');
     children.push(workerProc);
     await waitForOutput(workerProc, /worker running/);
     note(`local server: api on http://127.0.0.1:${port} (pid ${apiProc.proc.pid}), worker started`);
