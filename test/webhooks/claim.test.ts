@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullConnection, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
+import type { DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
 import { claimDeliveries, type Claim } from '../../src/webhooks/worker/claim-deliveries.js';
-import { startTestApp, type TestApp } from '../support/harness.js';
-import { createEndpoint, emitEvents, LOCAL_HOSTS } from './support.js';
+import type { TestApp } from '../support/harness.js';
+import { createEndpoint, emitEvents, startAppWithQueue } from './support.js';
 
 let app: TestApp;
 let queue: DeliveryQueue;
-let closeQueue: () => Promise<unknown>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  app = await startTestApp({ webhookAllowHosts: LOCAL_HOSTS });
-  const connection = bullConnection(app.ctx, 'claim-test');
-  queue = openDeliveryQueue(app.ctx, connection);
-  closeQueue = async () => {
-    await queue.close();
-    await connection.quit();
-  };
+  ({ app, queue, close } = await startAppWithQueue('claim-test'));
 });
-afterAll(async () => {
-  await closeQueue();
-  await app.close();
-});
+afterAll(() => close());
 
 /** `count` pending deliveries of a new endpoint, relayed (queued, with no worker to take them). */
 async function pendingDeliveries(count: number): Promise<string[]> {

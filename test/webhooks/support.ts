@@ -1,4 +1,5 @@
 import { inTransaction } from '../../src/db/pool.js';
+import { bullConnection, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
 import { recordEvents, type EventType } from '../../src/events/record-events.js';
 import { startWebhookWorkers, type WebhookWorkerOptions, type WebhookWorkers } from '../../src/webhooks/workers.js';
 import type { Config } from '../../src/config/config.js';
@@ -56,4 +57,20 @@ export async function deliveries(app: TestApp, key: string, endpointId: string):
   const res = await app.request('GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key });
   if (res.status !== 200) throw new Error(`deliveries: ${res.status}`);
   return res.body.deliveries;
+}
+
+/** An API and the delivery queue, without workers: tests that relay, claim and record by hand. */
+export async function startAppWithQueue(name: string): Promise<{ app: TestApp; queue: DeliveryQueue; close(): Promise<void> }> {
+  const app = await startTestApp({ webhookAllowHosts: LOCAL_HOSTS });
+  const connection = bullConnection(app.ctx, name);
+  const queue = openDeliveryQueue(app.ctx, connection);
+  return {
+    app,
+    queue,
+    async close() {
+      await queue.close();
+      await connection.quit();
+      await app.close();
+    },
+  };
 }

@@ -81,7 +81,9 @@ async function updateDeliveries(tx: DbClient, records: AttemptRecord[]): Promise
 export async function recordAttempts(tx: DbClient, records: AttemptRecord[], disableAfterSeconds: number): Promise<AttemptOutcome[]> {
   const tallies = tallyByEndpoint(records);
   // Row locks in id order: two writers (processes) touching the same endpoints cannot deadlock.
-  await tx.query('SELECT 1 FROM webhook_endpoints WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [[...tallies.keys()]]);
+  // NO KEY UPDATE, the lock the counters' UPDATE takes anyway: FOR UPDATE would also wait for
+  // every transaction inserting deliveries of the endpoint (their foreign key takes KEY SHARE).
+  await tx.query('SELECT 1 FROM webhook_endpoints WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [[...tallies.keys()]]);
   await updateEndpointCounters(tx, tallies);
   const failing = [...tallies].filter(([, t]) => t.failures > 0).map(([id]) => id);
   const disabled = await disableFailingEndpoints(tx, failing, disableAfterSeconds, new Date());
