@@ -10,11 +10,15 @@ import { nowMs } from '../lib/stats.js';
 export interface CountingReceiver {
   port: number;
   arrivals(path: string): number[];
+  /** Deliveries to `path` whose Hafatra-Event-Id had already arrived there (at-least-once repeats). */
+  repeats(path: string): number;
   close(): Promise<void>;
 }
 
 export async function startCountingReceiver(cert: { cert: string; key: string }, host = '127.0.0.1'): Promise<CountingReceiver> {
   const seen = new Map<string, number[]>();
+  const eventIds = new Map<string, Set<string>>();
+  const repeats = new Map<string, number>();
   const server = https.createServer({ cert: cert.cert, key: cert.key, keepAliveTimeout: 60_000 }, (req, res) => {
     req.resume();
     req.on('end', () => {
@@ -22,6 +26,13 @@ export async function startCountingReceiver(cert: { cert: string; key: string },
       let list = seen.get(path);
       if (!list) seen.set(path, (list = []));
       list.push(nowMs());
+      const eventId = req.headers['hafatra-event-id'];
+      if (typeof eventId === 'string') {
+        let ids = eventIds.get(path);
+        if (!ids) eventIds.set(path, (ids = new Set()));
+        if (ids.has(eventId)) repeats.set(path, (repeats.get(path) ?? 0) + 1);
+        else ids.add(eventId);
+      }
       if (path.startsWith('/hang')) return;
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
@@ -31,6 +42,7 @@ export async function startCountingReceiver(cert: { cert: string; key: string },
   return {
     port: (server.address() as AddressInfo).port,
     arrivals: (path) => seen.get(path) ?? [],
+    repeats: (path) => repeats.get(path) ?? 0,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
