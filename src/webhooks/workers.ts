@@ -16,7 +16,11 @@ import { deliverer } from './worker/deliver.js';
 /** Jobs (each up to DELIVERIES_PER_JOB deliveries of one endpoint) in progress in this process. */
 export const DEFAULT_DELIVERY_CONCURRENCY = 100;
 export const DEFAULT_PER_ENDPOINT_CONCURRENCY = 50;
-const RELAY_INTERVAL_MS = 200;
+/**
+ * How often the outbox relay looks for events: the delay a webhook may wait before its delivery
+ * is queued. An idle look is one index probe (40 per second per worker process).
+ */
+const RELAY_INTERVAL_MS = 25;
 
 export interface WebhookWorkerOptions {
   /** Jobs in progress in this process; each holds up to DELIVERIES_PER_JOB deliveries of one endpoint. */
@@ -29,7 +33,7 @@ export interface WebhookWorkerOptions {
 
 export interface WebhookWorkers {
   close(): Promise<void>;
-  /** Runs the outbox relay now (tests; it also runs every 200 ms). */
+  /** Runs the outbox relay now (tests; it also runs every RELAY_INTERVAL_MS). */
   relayNow(): Promise<void>;
   /** Runs the recovery pass now (tests; it also runs every reconcileIntervalMs). */
   recoverNow(): Promise<void>;
