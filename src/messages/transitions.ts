@@ -71,7 +71,10 @@ export async function applyTransitionsLean(db: Queryable, transitions: Transitio
 
 /**
  * One statement: the conditional update, the timeline entry of each change, and its webhook
- * event when an enabled endpoint of the organization subscribes to it. Being one statement it is
+ * event when an enabled endpoint of the organization subscribes to it. The status a message
+ * leaves is kept by the UPDATE itself (previous_status = m.status, evaluated on the row version
+ * it changes, also when it waited for a concurrent writer and re-checked the row): reading it
+ * first under FOR UPDATE wrote a row lock to every message, then the update wrote it again. Being one statement it is
  * atomic without a transaction, and a hot path pays one round trip where it paid six (under load
  * on two cores each round trip waits for a scheduler slot: the claim's Postgres write had a p99
  * of 51 ms with BEGIN, lock, update, timeline, subscriptions and COMMIT as separate statements).
@@ -92,25 +95,21 @@ async function runTransitions(db: Queryable, transitions: Transition[], shape: '
          AS t(id, allowed, to_status, at, code, device_id, sim, held_by, source, event_id)
      ), live AS MATERIALIZED (
        SELECT d.id FROM devices d WHERE $13 AND d.id = ANY($14::text[]) AND d.revoked_at IS NULL ORDER BY d.id FOR SHARE
-     ), old AS (
-       SELECT m.id, m.status AS from_status, t.to_status, t.at, t.code, t.device_id, t.sim, t.source, t.event_id
-       FROM t JOIN messages m ON m.id = t.id
-       WHERE m.status = ANY(string_to_array(t.allowed, ',')) AND (t.held_by IS NULL OR m.device_id = t.held_by)
-         AND (NOT $13 OR t.device_id IN (SELECT live.id FROM live))
-       FOR UPDATE OF m
      ), u AS (
        UPDATE messages m SET
-         status = o.to_status, updated_at = o.at,
-         claimed_at = CASE WHEN o.to_status = 'claimed' THEN o.at ELSE m.claimed_at END,
-         sent_at = CASE WHEN o.to_status = 'sent' THEN o.at ELSE m.sent_at END,
-         delivered_at = CASE WHEN o.to_status = 'delivered' THEN o.at ELSE m.delivered_at END,
-         failed_at = CASE WHEN o.to_status = 'failed' THEN o.at ELSE m.failed_at END,
-         failure_code = CASE WHEN o.to_status = 'failed' THEN o.code ELSE m.failure_code END,
-         device_id = COALESCE(o.device_id, m.device_id),
-         sim_subscription_id = COALESCE(o.sim, m.sim_subscription_id)
-       FROM old o
-       WHERE m.id = o.id AND m.status = o.from_status
-       RETURNING o.from_status, o.source AS t_source, o.code AS t_code, o.at AS t_at, o.event_id, m.*
+         previous_status = m.status,
+         status = t.to_status, updated_at = t.at,
+         claimed_at = CASE WHEN t.to_status = 'claimed' THEN t.at ELSE m.claimed_at END,
+         sent_at = CASE WHEN t.to_status = 'sent' THEN t.at ELSE m.sent_at END,
+         delivered_at = CASE WHEN t.to_status = 'delivered' THEN t.at ELSE m.delivered_at END,
+         failed_at = CASE WHEN t.to_status = 'failed' THEN t.at ELSE m.failed_at END,
+         failure_code = CASE WHEN t.to_status = 'failed' THEN t.code ELSE m.failure_code END,
+         device_id = COALESCE(t.device_id, m.device_id),
+         sim_subscription_id = COALESCE(t.sim, m.sim_subscription_id)
+       FROM t
+       WHERE m.id = t.id AND m.status = ANY(string_to_array(t.allowed, ',')) AND (t.held_by IS NULL OR m.device_id = t.held_by)
+         AND (NOT $13 OR t.device_id IN (SELECT live.id FROM live))
+       RETURNING m.previous_status AS from_status, t.source AS t_source, t.code AS t_code, t.at AS t_at, t.event_id, m.*
      ), timeline AS (
        -- 'accepted' is the outbox, not a state a client saw: the timeline starts at (none) -> queued.
        INSERT INTO message_events (message_id, from_status, to_status, source, code, device_id, at)

@@ -92,4 +92,30 @@ describe('the transition statement', () => {
     expect(claimedA.payload).toMatchObject({ id: claimedA.id, event: 'message.claimed', data: { status: 'claimed', deviceId } });
     expect(Number.isNaN(Date.parse(claimedA.payload.createdAt))).toBe(false);
   });
+
+  it('waits for a concurrent change of the message and applies its own from the status that change left', async () => {
+    const [id] = await send(1);
+    const at = new Date();
+    await applyTransitionsLean(app.ctx.db, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
+    // Another writer moves the message claimed -> sending and has not committed yet.
+    const other = await app.ctx.db.connect();
+    try {
+      await other.query('BEGIN');
+      await applyTransitionsLean(other, [{ id: id!, to: 'sending', at, source: 'device', heldBy: deviceId }]);
+      // Failing is allowed from claimed and from sending: this change must wait, then see sending.
+      const failing = applyTransitionsLean(app.ctx.db, [{ id: id!, to: 'failed', at: new Date(at.getTime() + 5), source: 'device', code: 'radio_off', heldBy: deviceId }]);
+      const waited = await Promise.race([failing.then(() => false), new Promise((r) => setTimeout(() => r(true), 300))]);
+      expect(waited).toBe(true);
+      await other.query('COMMIT');
+      expect(await failing).toEqual([{ id, orgId, deviceId, status: 'failed', fromStatus: 'sending' }]);
+    } finally {
+      other.release();
+    }
+    const { rows: timeline } = await app.ctx.db.query('SELECT from_status, to_status FROM message_events WHERE message_id = $1 ORDER BY id', [id]);
+    expect(timeline).toEqual([
+      { from_status: 'queued', to_status: 'claimed' },
+      { from_status: 'claimed', to_status: 'sending' },
+      { from_status: 'sending', to_status: 'failed' },
+    ]);
+  });
 });
