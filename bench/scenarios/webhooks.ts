@@ -72,7 +72,7 @@ export const webhooks: Scenario = {
           { key: 'webhooks.hangingLossPercent', label: 'rate lost to the hanging endpoint', value: loss * 100, unit: '%', goal: { op: '<=', value: 10 } },
           { key: 'webhooks.ceiling.receiverPerSecond', label: 'receiver hit directly (ceiling)', value: ceiling, unit: 'req/s' },
         ],
-        details: { warmup, alone, beside, hangingReceived: receiver.arrivals('/hang').length, repeatedDeliveries: receiver.repeats('/ok') },
+        details: { warmup, alone, beside, hangingReceived: receiver.arrivals('/hang').length, repeatedDeliveries: receiver.repeats('/ok'), tlsConnections: receiver.connections() },
       };
     } finally {
       await receiver.close();

@@ -12,6 +12,8 @@ export interface CountingReceiver {
   arrivals(path: string): number[];
   /** Deliveries to `path` whose Hafatra-Event-Id had already arrived there (at-least-once repeats). */
   repeats(path: string): number;
+  /** TLS connections accepted so far: a sender that reuses its connections opens few. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -38,8 +40,13 @@ export async function startCountingReceiver(cert: { cert: string; key: string },
       res.end('ok');
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
+    connections: () => connections,
     port: (server.address() as AddressInfo).port,
     arrivals: (path) => seen.get(path) ?? [],
     repeats: (path) => repeats.get(path) ?? 0,
