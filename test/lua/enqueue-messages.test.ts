@@ -36,4 +36,15 @@ describe('lua/enqueueMessages', () => {
     expect(await enqueue(false, 'd', [['m1', 10, '{}']])).toBe(0);
     expect(await redis.zcard(key('qd'))).toBe(0);
   });
+
+  it('keeps the first of two entries for one message in a call, and queues sends larger than one chunk', async () => {
+    expect(await enqueue(false, 'e', [['m1', 10, '{"v":1}'], ['m1', 20, '{"v":2}']])).toBe(1);
+    expect(await redis.zrange(key('qe'), '0', '-1', 'WITHSCORES')).toEqual(['m1', '10']);
+    expect(await redis.hget(key('metae'), 'm1')).toBe('{"v":1}');
+    const many = Array.from({ length: 2_500 }, (_, i): [string, number, string] => [`n${i}`, i, `{"i":${i}}`]);
+    expect(await enqueue(false, 'f', many)).toBe(2_500);
+    expect(await redis.zcard(key('qf'))).toBe(2_500);
+    expect(await redis.hget(key('metaf'), 'n2499')).toBe('{"i":2499}');
+    expect(await enqueue(false, 'f', many)).toBe(0);
+  });
 });
