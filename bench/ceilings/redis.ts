@@ -5,15 +5,21 @@ import { newIds } from '../../src/ids/ids.js';
 
 /**
  * The Redis ceiling: the enqueue of one 500-recipient send done directly, one EVAL per batch that
- * ZADDs the 500 ids to a queue and HSETs 500 fields, `parallel` calls in flight. Keys share a hash
- * tag like the API's, under a prefix of their own. Returns messages per second.
+ * ZADDs the 500 ids to a queue and HSETs 500 fields, each as one variadic command like
+ * lua/enqueueMessages, `parallel` calls in flight. Keys share a hash tag like the API's, under a
+ * prefix of their own. Returns messages per second.
  */
 const ENQUEUE = `
 local n = #ARGV / 2
+local members, fields = {}, {}
 for i = 1, n do
-  redis.call('ZADD', KEYS[1], ARGV[i * 2 - 1], ARGV[i * 2])
-  redis.call('HSET', KEYS[2], ARGV[i * 2], ARGV[i * 2 - 1])
+  members[#members + 1] = ARGV[i * 2 - 1]
+  members[#members + 1] = ARGV[i * 2]
+  fields[#fields + 1] = ARGV[i * 2]
+  fields[#fields + 1] = ARGV[i * 2 - 1]
 end
+redis.call('ZADD', KEYS[1], unpack(members))
+redis.call('HSET', KEYS[2], unpack(fields))
 return n`;
 
 export async function measureRedisEnqueue(redisUrl: string, seconds: number, parallel = 4): Promise<number> {

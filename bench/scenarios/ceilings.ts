@@ -36,7 +36,7 @@ export const ceilings: Scenario = {
     } else skipped.push('postgres: needs the local server (no direct database access to a remote deployment)');
     if (target.redisUrl) {
       const messages = await measureRedisEnqueue(target.redisUrl, settings.seconds);
-      figures.push({ key: ceilingKeys.redis, label: 'Redis ZADD+HSET ×500 per EVAL', value: messages, unit: 'msg/s' });
+      figures.push({ key: ceilingKeys.redis, label: 'Redis ZADD+HSET of 500 per EVAL', value: messages, unit: 'msg/s' });
     } else skipped.push('redis: needs the local server (no direct Redis access to a remote deployment)');
     return {
       figures,
