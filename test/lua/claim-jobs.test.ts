@@ -27,8 +27,8 @@ describe('lua/claimJobs', () => {
     await queue('a', [['m1', meta('+1')], ['m2', null], ['m3', meta('+3')], ['m4', meta('+4')], ['m5', meta('+5')]]);
     const reply = await claim('a', 3);
     expect(reply).toEqual([1, 0, 'm1', meta('+1'), 1, 'm3', meta('+3'), 1, 'm4', meta('+4'), 1]);
-    expect(await redis.zrange(key('qa'), 0, -1)).toEqual(['m5']);
-    expect(await redis.zrange(key('claiminga'), 0, -1, 'WITHSCORES')).toEqual(['m1', String(NOW), 'm3', String(NOW), 'm4', String(NOW)]);
+    expect(await redis.zrange(key('qa'), '0', '-1')).toEqual(['m5']);
+    expect(await redis.zrange(key('claiminga'), '0', '-1', 'WITHSCORES')).toEqual(['m1', String(NOW), 'm3', String(NOW), 'm4', String(NOW)]);
     expect(await redis.hexists(key('metaa'), 'm1')).toBe(1);
   });
 
@@ -38,7 +38,7 @@ describe('lua/claimJobs', () => {
     const reply = await claim('b', 5);
     expect(reply.slice(0, 2)).toEqual([1, 60_000 - (NOW % 60_000)]);
     expect(reply.slice(2)).toEqual(['one', meta('+2', 1), 1, 'small', meta('+4', 1), 1]);
-    expect(await redis.zrange(key('qb'), 0, -1)).toEqual(['old', 'big']);
+    expect(await redis.zrange(key('qb'), '0', '-1')).toEqual(['old', 'big']);
     expect(await redis.get(key('paceb:1:m') + Math.floor(NOW / 60_000))).toBe('2');
   });
 });
