@@ -56,7 +56,7 @@ local function budgetFor(sim)
 end
 
 -- Reads the meta of as many candidates as are still wanted with one HMGET, and moves the claimed
--- ones with one ZREM and one ZADD: per message an HGET, a ZREM and a ZADD made a 50-job claim
+-- ones with one ZREM (with those whose meta is gone) and one ZADD: per message an HGET, a ZREM and a ZADD made a 50-job claim
 -- 150 commands, each propagated to the AOF.
 local function take(queue)
   local ids = rcall('ZRANGE', queue, 0, max * 4 - 1)
@@ -66,11 +66,11 @@ local function take(queue)
     for i = pos, math.min(#ids, pos + (max - claimed) - 1) do slice[#slice + 1] = ids[i] end
     pos = pos + #slice
     local raws = rcall('HMGET', KEYS[3], unpack(slice))
-    local gone, taken, claiming = {}, {}, {}
+    local leaving, claiming = {}, {}
     for n, id in ipairs(slice) do
       local raw = raws[n]
       if not raw then
-        gone[#gone + 1] = id
+        leaving[#leaving + 1] = id
       else
         local meta = cjson.decode(raw)
         if tonumber(meta['exp']) > now then
@@ -82,7 +82,7 @@ local function take(queue)
           local withinDay = simCap <= 0 or b.day + b.add + seg <= simCap
           if withinMinute and withinDay then
             b.add = b.add + seg
-            taken[#taken + 1] = id
+            leaving[#leaving + 1] = id
             claiming[#claiming + 1] = now
             claiming[#claiming + 1] = id
             claimed = claimed + 1
@@ -95,11 +95,9 @@ local function take(queue)
         end
       end
     end
-    if #gone > 0 then rcall('ZREM', queue, unpack(gone)) end
-    if #taken > 0 then
-      rcall('ZREM', queue, unpack(taken))
-      rcall('ZADD', KEYS[5], unpack(claiming))
-    end
+    -- Messages whose meta is gone and messages claimed both leave the queue.
+    if #leaving > 0 then rcall('ZREM', queue, unpack(leaving)) end
+    if #claiming > 0 then rcall('ZADD', KEYS[5], unpack(claiming)) end
   end
 end
 

@@ -30,10 +30,13 @@ export function releasePhonesLocally(ctx: AppContext): void {
  */
 export async function signalWork(ctx: AppContext, messages: { orgId: string; requestedDeviceId: string | null }[]): Promise<void> {
   const here = local.get(ctx);
-  const targets = new Set(messages.map((m) => `${m.orgId} ${m.requestedDeviceId ?? ''}`));
-  for (const t of targets) {
-    const [orgId, deviceId] = t.split(' ') as [string, string];
-    here?.wake(orgId, deviceId || null);
-    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId: deviceId || null, origin: here?.origin }));
+  const targets = new Map<string, { orgId: string; deviceId: string | null }>();
+  for (const m of messages) targets.set(`${m.orgId} ${m.requestedDeviceId ?? ''}`, { orgId: m.orgId, deviceId: m.requestedDeviceId });
+  // One pipelined round trip for all of them (the reconciler's batches span organizations).
+  const publish = ctx.redis.pipeline();
+  for (const { orgId, deviceId } of targets.values()) {
+    here?.wake(orgId, deviceId);
+    publish.publish(ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId, origin: here?.origin }));
   }
+  await publish.exec();
 }
