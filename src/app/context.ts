@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import type { Db } from '../db/pool.js';
+import type { Db, HotDb } from '../db/pool.js';
 import type { Redis } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Logger } from '../logging/logger.js';
@@ -9,6 +9,8 @@ export interface AppContext {
   config: Config;
   log: Logger;
   db: Db;
+  /** The hot paths' prepared statements (claims, status reports): see createHotDb. */
+  hotDb: HotDb;
   redis: Redis;
   keys: RedisKeys;
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { createDb } from '../db/pool.js';
+import { createDb, createHotDb } from '../db/pool.js';
 import { createRedis, redisReady } from '../redis/connection.js';
 import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
@@ -12,16 +12,20 @@ export function openContext(config: Config, name = 'hafatra'): AppContext {
     config,
     log,
     db: createDb(config.databaseUrl, config.pgPoolSize),
+    hotDb: createHotDb(config.databaseUrl, hotPoolSize(config.pgPoolSize)),
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
   };
 }
 
+/** The hot pool takes half as many connections again: claims and status reports write in batches. */
+export const hotPoolSize = (poolSize: number) => Math.max(2, Math.ceil(poolSize / 2));
+
 /** Postgres answers and Redis is connected: a process starts serving only after this. */
 export async function contextReady(ctx: AppContext): Promise<void> {
-  await Promise.all([redisReady(ctx.redis), ctx.db.query('SELECT 1')]);
+  await Promise.all([redisReady(ctx.redis), ctx.db.query('SELECT 1'), ctx.hotDb.query('SELECT 1')]);
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await Promise.allSettled([ctx.db.end(), ctx.redis.quit()]);
+  await Promise.allSettled([ctx.db.end(), ctx.hotDb.end(), ctx.redis.quit()]);
 }

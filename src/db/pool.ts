@@ -4,17 +4,38 @@ import { parseTimestamptz } from './timestamptz.js';
 export type Db = pg.Pool;
 export type DbClient = pg.PoolClient;
 export type Queryable = pg.Pool | pg.PoolClient;
+/** A pool whose connections plan with indexes only: see createHotDb. */
+export type HotDb = pg.Pool & { readonly indexPlans: true };
 
 // bigint columns (counters, byte sizes) fit in a JS number for every value Hafatra stores.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
+// Timestamps come back in UTC whatever the server's default, which parseTimestamptz reads fastest.
+const UTC = '-c TimeZone=UTC';
+
 export function createDb(url: string, max: number): Db {
-  // Timestamps come back in UTC whatever the server's default, which parseTimestamptz reads fastest.
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, options: '-c TimeZone=UTC' });
+  return pool(url, max, UTC);
+}
+
+/**
+ * Connections for the hot paths' prepared statements (claims, status reports). A prepared
+ * statement's generic plan is made once per connection and kept; made while `messages` is still
+ * small (a new deployment, a fresh bench) it scans the table and hash-joins, and keeps doing so as
+ * the table grows until Postgres happens to analyze it. These connections rule out sequential
+ * scans, hash joins and merge joins where an index path exists, so that plan is an index lookup
+ * per message whatever the table's size when it was made; only the statements written for that
+ * (one row per key, by primary key) run here.
+ */
+export function createHotDb(url: string, max: number): HotDb {
+  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off`) as HotDb;
+}
+
+function pool(url: string, max: number, options: string): pg.Pool {
+  const created = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, options });
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
-  return pool;
+  created.on('error', () => undefined);
+  return created;
 }
 
 /** Runs fn in one transaction; rolls back on any error. */

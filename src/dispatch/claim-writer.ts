@@ -26,7 +26,7 @@ async function writeClaims(ctx: AppContext, writes: ClaimWrite[]): Promise<Claim
   const transitions: Transition[] = writes.flatMap((w) => w.picked.map((p) => ({
     id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: w.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null,
   })));
-  const changed = await applyTransitionsLean(ctx.db, transitions, { liveDevicesOnly: true });
+  const changed = await applyTransitionsLean(ctx.hotDb, transitions, { liveDevicesOnly: true });
   const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
   const won = writes.map((w) => new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)));
   // A phone that got nothing is either revoked or lost every message to a cancel or expiry.

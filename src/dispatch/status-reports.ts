@@ -114,7 +114,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
         code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
       };
     });
-    const changed = new Set((await applyTransitionsLean(ctx.db, transitions)).map((m) => m.id));
+    const changed = new Set((await applyTransitionsLean(ctx.hotDb, transitions)).map((m) => m.id));
     for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
   }
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.js';
+import type { HotDb, Queryable } from '../db/pool.js';
 import { messageColumns, messageJsonSql, type MessageRow } from './message-row.js';
 import type { MessageEvent, MessageStatus } from './schemas.js';
 import { newIds } from '../ids/ids.js';
@@ -64,9 +64,13 @@ export async function applyTransitions(db: Queryable, transitions: Transition[],
   return (await runTransitions(db, transitions, 'whole', opts)) as Changed[];
 }
 
-/** The same, returning only what the hot paths (claims, status reports) need. */
-export async function applyTransitionsLean(db: Queryable, transitions: Transition[], opts: TransitionOptions = {}): Promise<ChangedLean[]> {
-  return (await runTransitions(db, transitions, 'lean', opts)) as ChangedLean[];
+/**
+ * The same, returning only what the hot paths (claims, status reports) need, as a prepared
+ * statement on the hot pool: planning the statement cost about 0.5 ms a call (1.3 s of
+ * Postgres in a fleet run), and the hot pool's connections keep its generic plan on indexes.
+ */
+export async function applyTransitionsLean(hot: HotDb, transitions: Transition[], opts: TransitionOptions = {}): Promise<ChangedLean[]> {
+  return (await runTransitions(hot, transitions, 'lean', opts)) as ChangedLean[];
 }
 
 /**
@@ -79,18 +83,13 @@ export async function applyTransitionsLean(db: Queryable, transitions: Transitio
  * on two cores each round trip waits for a scheduler slot: the claim's Postgres write had a p99
  * of 51 ms with BEGIN, lock, update, timeline, subscriptions and COMMIT as separate statements).
  *
- * Planned at every call, on purpose, although planning costs about as much as running it for 20
- * rows: a prepared statement's generic plan is fixed when the connection first uses it, and
- * made while `messages` is still small (a new deployment, a fresh bench) it scans the table
- * sequentially and hash-joins, which stays cached as the table grows (fleet 2.2k against 4.1k
- * msg/s in session 1; seq scans were half of Postgres's CPU in a perf profile of the fleet).
+ * Unnamed (planned at every call) except on the hot pool: a generic plan made on an ordinary
+ * connection while `messages` is small scans the table sequentially and hash-joins, and stays
+ * cached as the table grows (fleet 2.2k against 4.1k msg/s in session 1; seq scans were half of
+ * Postgres's CPU in a perf profile of the fleet). See createHotDb.
  */
-async function runTransitions(db: Queryable, transitions: Transition[], shape: 'lean' | 'whole', opts: TransitionOptions): Promise<unknown[]> {
-  if (transitions.length === 0) return [];
-  const col = <T>(f: (t: Transition) => T) => transitions.map(f);
-  const now = new Date();
-  const { rows } = await db.query({
-    text: `WITH t AS (
+export function transitionStatement(shape: 'lean' | 'whole'): string {
+  return `WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[])
          AS t(id, allowed, to_status, at, code, device_id, sim, held_by, source, event_id)
      ), live AS MATERIALIZED (
@@ -123,7 +122,18 @@ async function runTransitions(db: Queryable, transitions: Transition[], shape: '
        WHERE EXISTS (SELECT 1 FROM webhook_endpoints w
                      WHERE w.org_id = u.org_id AND w.enabled AND 'message.' || u.status = ANY(w.event_types))
      )
-     SELECT ${RETURNING[shape]} FROM u`,
+     SELECT ${RETURNING[shape]} FROM u`;
+}
+
+const STATEMENTS = { lean: transitionStatement('lean'), whole: transitionStatement('whole') };
+
+async function runTransitions(db: Queryable, transitions: Transition[], shape: 'lean' | 'whole', opts: TransitionOptions): Promise<unknown[]> {
+  if (transitions.length === 0) return [];
+  const col = <T>(f: (t: Transition) => T) => transitions.map(f);
+  const now = new Date();
+  const { rows } = await db.query({
+    ...(shape === 'lean' ? { name: 'transitions-lean' } : {}),
+    text: STATEMENTS[shape],
     values: [
       col((t) => t.id),
       col((t) => (t.from ?? ALLOWED_FROM[t.to]).join(',')),

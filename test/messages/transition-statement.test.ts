@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { applyTransitions, applyTransitionsLean } from '../../src/messages/transitions.js';
+import { applyTransitions, applyTransitionsLean, transitionStatement } from '../../src/messages/transitions.js';
+import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids/ids.js';
 import { MESSAGE_COLUMNS, messageJsonSql, toMessage, type MessageRow } from '../../src/messages/message-row.js';
 
@@ -49,9 +50,9 @@ describe('the transition statement', () => {
   it('writes the timeline entry of each change, and refuses a change the lifecycle does not allow', async () => {
     const [id] = await send(1);
     const at = new Date();
-    const refused = await applyTransitionsLean(app.ctx.db, [{ id: id!, to: 'sent', at, source: 'device', deviceId }]);
+    const refused = await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'sent', at, source: 'device', deviceId }]);
     expect(refused).toEqual([]);
-    const changed = await applyTransitionsLean(app.ctx.db, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
+    const changed = await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
     expect(changed).toEqual([{ id, orgId, deviceId, status: 'claimed', fromStatus: 'queued' }]);
     const { rows: timeline } = await app.ctx.db.query(
       'SELECT from_status, to_status, source, device_id FROM message_events WHERE message_id = $1 ORDER BY id', [id],
@@ -64,7 +65,7 @@ describe('the transition statement', () => {
     const ids = await send(2);
     const at = new Date();
     const changed = await applyTransitionsLean(
-      app.ctx.db,
+      app.ctx.hotDb,
       [
         { id: ids[0]!, to: 'claimed', at, source: 'device', deviceId: revoked },
         { id: ids[1]!, to: 'claimed', at, source: 'device', deviceId },
@@ -82,8 +83,8 @@ describe('the transition statement', () => {
     );
     const [a, b] = await send(2);
     const at = new Date();
-    await applyTransitionsLean(app.ctx.db, [{ id: a!, to: 'claimed', at, source: 'device', deviceId }, { id: b!, to: 'claimed', at, source: 'device', deviceId }]);
-    await applyTransitionsLean(app.ctx.db, [{ id: a!, to: 'sending', at, source: 'device', deviceId, heldBy: deviceId }]);
+    await applyTransitionsLean(app.ctx.hotDb, [{ id: a!, to: 'claimed', at, source: 'device', deviceId }, { id: b!, to: 'claimed', at, source: 'device', deviceId }]);
+    await applyTransitionsLean(app.ctx.hotDb, [{ id: a!, to: 'sending', at, source: 'device', deviceId, heldBy: deviceId }]);
     const { rows: events } = await app.ctx.db.query(
       `SELECT id, type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = ANY($2::text[]) ORDER BY id`, [orgId, [a, b]],
     );
@@ -96,14 +97,14 @@ describe('the transition statement', () => {
   it('waits for a concurrent change of the message and applies its own from the status that change left', async () => {
     const [id] = await send(1);
     const at = new Date();
-    await applyTransitionsLean(app.ctx.db, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
+    await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
     // Another writer moves the message claimed -> sending and has not committed yet.
     const other = await app.ctx.db.connect();
     try {
       await other.query('BEGIN');
-      await applyTransitionsLean(other, [{ id: id!, to: 'sending', at, source: 'device', heldBy: deviceId }]);
+      await applyTransitions(other, [{ id: id!, to: 'sending', at, source: 'device', heldBy: deviceId }]);
       // Failing is allowed from claimed and from sending: this change must wait, then see sending.
-      const failing = applyTransitionsLean(app.ctx.db, [{ id: id!, to: 'failed', at: new Date(at.getTime() + 5), source: 'device', code: 'radio_off', heldBy: deviceId }]);
+      const failing = applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'failed', at: new Date(at.getTime() + 5), source: 'device', code: 'radio_off', heldBy: deviceId }]);
       const waited = await Promise.race([failing.then(() => false), new Promise((r) => setTimeout(() => r(true), 300))]);
       expect(waited).toBe(true);
       await other.query('COMMIT');
@@ -117,5 +118,26 @@ describe('the transition statement', () => {
       { from_status: 'claimed', to_status: 'sending' },
       { from_status: 'sending', to_status: 'failed' },
     ]);
+  });
+
+  it('keeps its prepared plan on the hot pool an index lookup per message, even when made while messages is empty', async () => {
+    const genericPlan = async (db: Db) => {
+      const c = await db.connect();
+      try {
+        await c.query('BEGIN');
+        // A new deployment's table: empty and never analyzed (a temporary table shadows the real one).
+        await c.query('CREATE TEMP TABLE messages (LIKE public.messages INCLUDING ALL) ON COMMIT DROP');
+        const { rows: lines } = await c.query(`EXPLAIN (GENERIC_PLAN) ${transitionStatement('lean')}`);
+        return lines.map((l) => l['QUERY PLAN'] as string).join('\n');
+      } finally {
+        await c.query('ROLLBACK');
+        c.release();
+      }
+    };
+    // What an ordinary connection would cache, and keep as the table grows.
+    expect(await genericPlan(app.ctx.db)).toMatch(/Seq Scan on messages/);
+    const hot = await genericPlan(app.ctx.hotDb);
+    expect(hot).toMatch(/Index Scan using messages_pkey on messages/);
+    expect(hot).not.toMatch(/Seq Scan on messages|Hash Join|Merge Join/);
   });
 });
