@@ -23,7 +23,7 @@ scenarios: ceilings bulk-send read fleet sockets webhooks parse (default: all)
   --device-tokens FILE  JSON [{deviceId, token}] of phones paired in the first key's organization (fleet, sockets)
   --quick               small scale, about a second per run (CI)
   --seconds N           seconds per measured run (default 10)
-  --sweep 1,4,16,32     connections of the concurrency sweep
+  --sweep 1,4,16,32,64  connections of the concurrency sweep
   --sockets N           idle sockets of the sockets scenario (default 10000)
   --profile             write V8 CPU profiles of the local API and worker processes (bench/results/profiles-<timestamp>/)
   --out DIR             where result files go (default bench/results)`;

@@ -15,6 +15,6 @@ export interface RunSettings {
 export function runSettings(quick: boolean, overrides: Partial<RunSettings> = {}): RunSettings {
   const base: RunSettings = quick
     ? { quick, seconds: 1, sweep: [1, 4], sockets: 100, apiCpu: 0, clientCpu: 1 }
-    : { quick, seconds: 10, sweep: [1, 4, 16, 32], sockets: 10_000, apiCpu: 0, clientCpu: 1 };
+    : { quick, seconds: 10, sweep: [1, 4, 16, 32, 64], sockets: 10_000, apiCpu: 0, clientCpu: 1 };
   return { ...base, ...overrides };
 }
