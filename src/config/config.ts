@@ -13,7 +13,7 @@ export const settings = {
   HAFATRA_DATA_DIR: { default: '.hafatra', doc: 'Where embedded Postgres and Redis keep their data.' },
   HAFATRA_REDIS_PREFIX: { default: 'hf', doc: 'Prefix of every Redis key (lets several deployments share one Redis).' },
   LOG_LEVEL: { default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
-  HAFATRA_PG_POOL_SIZE: { default: '20', doc: 'Postgres connections per process.' },
+  HAFATRA_PG_POOL_SIZE: { default: '20', doc: "Postgres connections per process, plus half as many again in the pool of the hot paths' prepared statements (claims, status reports, message lists)." },
   HAFATRA_BODY_LIMIT_BYTES: { default: '1048576', doc: 'Largest accepted request body; larger ones get 413.' },
   HAFATRA_KEY_RATE_PER_SECOND: { default: '100', doc: 'Default per-key request rate (token bucket refill per second).' },
   HAFATRA_KEY_RATE_BURST: { default: '200', doc: 'Default per-key burst (token bucket size).' },

@@ -19,7 +19,7 @@ export function createDb(url: string, max: number): Db {
 }
 
 /**
- * Connections for the hot paths' prepared statements (claims, status reports). A prepared
+ * Connections for the hot paths' prepared statements (claims, status reports, message lists). A prepared
  * statement's generic plan is made once per connection and kept; made while `messages` is still
  * small (a new deployment, a fresh bench) it scans the table and hash-joins, and keeps doing so as
  * the table grows until Postgres happens to analyze it. These connections rule out sequential

@@ -3,6 +3,7 @@ import { errors } from '../errors/errors.js';
 import { runScript } from '../redis/scripts.js';
 import { secondsToNextUtcDay, utcDay } from '../redis/keys.js';
 import { idFloor } from '../ids/ids.js';
+import { MESSAGE_STATUSES } from './schemas.js';
 
 /**
  * A send request's admission (lua/admitSend-2.lua): idempotency replay or conflict, then the
@@ -65,10 +66,12 @@ export async function admitSend(
 async function seedDailyCount(ctx: AppContext, orgId: string, dailyKey: string): Promise<void> {
   const now = new Date();
   const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  // Ids are time-sortable: "created today" is an id range of the (org_id, id) index.
-  const { rows } = await ctx.db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND id >= $2', [
+  // Ids are time-sortable: "created today" is an id range of each status's part of the
+  // (org_id, status, id) index, which the status list lets Postgres read range by range.
+  const { rows } = await ctx.db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = ANY($3::text[]) AND id >= $2', [
     orgId,
     idFloor('message', dayStart),
+    MESSAGE_STATUSES,
   ]);
   await ctx.redis.set(dailyKey, rows[0].n as number, 'EX', 2 * 86_400, 'NX');
 }

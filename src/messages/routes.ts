@@ -39,7 +39,7 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       method: 'get', path: '/v1/messages', auth: { scope: 'messages:read' }, query: ListMessagesQuery,
       summary: 'List messages, newest first', responses: { 200: MessagePageSchema },
       handler: (req) =>
-        listPage(req.query, 'messages', (p) => selectMessagePage(ctx.db, { orgId: req.principal.orgId, status: req.query.status, ...p }), toMessage),
+        listPage(req.query, 'messages', (p) => selectMessagePage(ctx.hotDb, { orgId: req.principal.orgId, status: req.query.status, ...p }), toMessage),
     }),
     apiRoute({
       method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { expectError } from '../api/expect-error.js';
+import { applyTransitions } from '../../src/messages/transitions.js';
 
 let app: TestApp;
 let key: string;
@@ -52,6 +53,27 @@ describe('GET /v1/messages', () => {
     expect(seen).toHaveLength(120);
     expect(new Set(seen).size).toBe(120);
     expect([...seen].reverse()).toEqual(sentIds);
+  });
+
+  it('walks messages of mixed statuses in one newest-first order, page by page', async () => {
+    const mixed = await app.createOrg();
+    await insertTestDevice(app.ctx, mixed.org.id);
+    const sent = await app.request('POST', '/v1/messages', { key: mixed.key, body: { to: numbers(9), body: 'mixed' } });
+    const ids: string[] = sent.body.messages.map((m: any) => m.id);
+    for (const id of [ids[1], ids[4], ids[7]]) expect((await app.request('POST', `/v1/messages/${id}/cancel`, { key: mixed.key })).status).toBe(200);
+    await applyTransitions(app.ctx.db, [ids[2]!, ids[6]!].map((id) => ({ id, to: 'expired' as const, at: new Date(), source: 'system' as const, code: 'expired' })));
+    const seen: { id: string; status: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await get(`/v1/messages?limit=2${cursor ? `&before=${encodeURIComponent(cursor)}` : ''}`, mixed.key);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.messages.map((m: any) => ({ id: m.id, status: m.status })));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen.map((m) => m.id)).toEqual([...ids].reverse());
+    expect(seen.map((m) => m.status).reverse()).toEqual(
+      ['queued', 'cancelled', 'expired', 'queued', 'cancelled', 'queued', 'expired', 'cancelled', 'queued'],
+    );
   });
 
   it('ends with nextCursor null on the last page', async () => {

@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/pool.js';
+import type { HotDb, Queryable } from '../../db/pool.js';
 import { MESSAGE_COLUMNS, isoSql, messageJsonSql, type MessageEventRow, type MessageRow } from '../message-row.js';
-import type { MessageStatus } from '../schemas.js';
+import { MESSAGE_STATUSES, type MessageStatus } from '../schemas.js';
 
 export async function selectMessage(db: Queryable, orgId: string, id: string): Promise<MessageRow | undefined> {
   const { rows } = await db.query({
@@ -65,16 +65,29 @@ export async function selectMessagesByBatch(db: Queryable, orgId: string, batchI
   return rows as MessageRow[];
 }
 
-/** Newest first; `before` is the last id of the previous page. Fetches limit + 1 to detect a next page. */
+/**
+ * Newest first; `before` is the last id of the previous page. Fetches limit + 1 to detect a next
+ * page. Messages are indexed by (org_id, status, id DESC) only (migration 017): a page of one
+ * status is one range of it, and an unfiltered page merges the ranges of every status, each
+ * read in id order and only as far as the merge takes from it. Planning that merge costs ~1.5 ms,
+ * so each shape (status or all, first page or next) is a prepared statement on the hot pool,
+ * whose generic plans stay index scans (see createHotDb).
+ */
 export async function selectMessagePage(
-  db: Queryable,
+  hot: HotDb,
   q: { orgId: string; status?: MessageStatus; before: string | null; limit: number },
 ): Promise<MessageRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages
-     WHERE org_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR id < $3)
-     ORDER BY id DESC LIMIT $4`,
-    [q.orgId, q.status ?? null, q.before, q.limit + 1],
-  );
+  const { rows } = await hot.query({
+    name: `message-page-${q.status ?? 'all'}-${q.before === null ? 'first' : 'next'}`,
+    text: messagePageStatement(q.status, q.before !== null),
+    values: q.before === null ? [q.orgId, q.limit + 1] : [q.orgId, q.limit + 1, q.before],
+  });
   return rows as MessageRow[];
+}
+
+function messagePageStatement(status: MessageStatus | undefined, after: boolean): string {
+  const range = (s: MessageStatus) => `(SELECT ${MESSAGE_COLUMNS} FROM messages
+       WHERE org_id = $1 AND status = '${s}'${after ? ' AND id < $3' : ''} ORDER BY id DESC LIMIT $2)`;
+  if (status) return range(status);
+  return `SELECT * FROM (${MESSAGE_STATUSES.map(range).join('\n UNION ALL ')}) page ORDER BY id DESC LIMIT $2`;
 }
