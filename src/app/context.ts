@@ -9,7 +9,7 @@ export interface AppContext {
   config: Config;
   log: Logger;
   db: Db;
-  /** The hot paths' prepared statements (claims, status reports): see createHotDb. */
+  /** The hot paths' prepared statements (claims, status reports, message lists): see createHotDb. */
   hotDb: HotDb;
   redis: Redis;
   keys: RedisKeys;

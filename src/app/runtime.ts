@@ -18,8 +18,8 @@ export function openContext(config: Config, name = 'hafatra'): AppContext {
   };
 }
 
-/** The hot pool takes half as many connections again: claims and status reports write in batches. */
-export const hotPoolSize = (poolSize: number) => Math.max(2, Math.ceil(poolSize / 2));
+/** The hot pool takes half as many connections again: its statements (claims, status reports, lists) are batched or short. */
+const hotPoolSize = (poolSize: number) => Math.max(2, Math.ceil(poolSize / 2));
 
 /** Postgres answers and Redis is connected: a process starts serving only after this. */
 export async function contextReady(ctx: AppContext): Promise<void> {

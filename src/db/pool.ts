@@ -24,8 +24,8 @@ export function createDb(url: string, max: number): Db {
  * small (a new deployment, a fresh bench) it scans the table and hash-joins, and keeps doing so as
  * the table grows until Postgres happens to analyze it. These connections rule out sequential
  * scans, hash joins and merge joins where an index path exists, so that plan is an index lookup
- * per message whatever the table's size when it was made; only the statements written for that
- * (one row per key, by primary key) run here.
+ * per message (or an index range per status, for lists) whatever the table's size when it was
+ * made. Only statements written as index lookups and index ranges run here.
  */
 export function createHotDb(url: string, max: number): HotDb {
   return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off`) as HotDb;

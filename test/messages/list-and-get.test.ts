@@ -115,6 +115,24 @@ describe('GET /v1/messages', () => {
     expect((await get('/v1/messages?status=delivered')).body).toEqual({ messages: [], nextCursor: null });
   });
 
+  it('walks the messages of one status page by page', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await get(`/v1/messages?status=queued&limit=50${cursor ? `&before=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(res.body.messages.every((m: any) => m.status === 'queued')).toBe(true);
+      seen.push(...res.body.messages.map((m: any) => m.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual([...seen].sort().reverse());
+    // Every one of the first 120 still queued is there (one of them was cancelled above).
+    const { rows } = await app.ctx.db.query(`SELECT id FROM messages WHERE org_id = $1 AND status = 'queued'`, [orgId]);
+    expect(seen.sort()).toEqual(rows.map((r: any) => r.id).sort());
+    expect(seen.length).toBeGreaterThan(100);
+  });
+
   it("never lists another organization's messages", async () => {
     const other = await app.createOrg();
     const res = await get('/v1/messages?limit=100', other.key);

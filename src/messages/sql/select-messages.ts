@@ -77,13 +77,19 @@ export async function selectMessagePage(
   hot: HotDb,
   q: { orgId: string; status?: MessageStatus; before: string | null; limit: number },
 ): Promise<MessageRow[]> {
+  const name = `message-page-${q.status ?? 'all'}-${q.before === null ? 'first' : 'next'}`;
+  let text = PAGE_STATEMENTS.get(name);
+  if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, q.before !== null)));
   const { rows } = await hot.query({
-    name: `message-page-${q.status ?? 'all'}-${q.before === null ? 'first' : 'next'}`,
-    text: messagePageStatement(q.status, q.before !== null),
+    name,
+    text,
     values: q.before === null ? [q.orgId, q.limit + 1] : [q.orgId, q.limit + 1, q.before],
   });
   return rows as MessageRow[];
 }
+
+/** Each page shape's text, built once (22 at most: a status or all, first page or next). */
+const PAGE_STATEMENTS = new Map<string, string>();
 
 function messagePageStatement(status: MessageStatus | undefined, after: boolean): string {
   const range = (s: MessageStatus) => `(SELECT ${MESSAGE_COLUMNS} FROM messages
