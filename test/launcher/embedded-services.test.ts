@@ -82,6 +82,9 @@ describe('startEmbeddedServices', () => {
       expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       expect((await db.query('SHOW max_connections')).rows[0].max_connections).toBe('200');
       expect((await db.query('SHOW fsync')).rows[0].fsync).toBe('on');
+      expect((await db.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+      // New WAL segments are not zero-filled under the WAL write lock (docs/decisions.md).
+      expect((await db.query('SHOW wal_init_zero')).rows[0].wal_init_zero).toBe('off');
       await db.query('CREATE TABLE note (id int PRIMARY KEY, body text NOT NULL)');
       await db.query("INSERT INTO note VALUES (1, 'Manao ahoana')");
     });
