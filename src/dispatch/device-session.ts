@@ -6,9 +6,23 @@ export interface SocketData {
   session?: DeviceSession;
 }
 
+/** Sessions with frames waiting, written together at the end of the event-loop turn. */
+const unflushed = new Set<DeviceSession>();
+let flushScheduled = false;
+
+function flushAll(): void {
+  flushScheduled = false;
+  for (const s of unflushed) s.flush();
+  unflushed.clear();
+}
+
 /**
  * One phone's live socket on this process. uWS forbids touching a WebSocket after its close
  * event, so every send goes through here and is dropped once `closed` is set.
+ *
+ * Frames are sent after an await (a batch of status reports resolves the acks of dozens of
+ * frames at once), where uWS writes each on its own syscall. They are kept until the end of the
+ * turn and written corked: one write per phone per turn.
  */
 export class DeviceSession {
   closed = false;
@@ -26,19 +40,43 @@ export class DeviceSession {
     return this.principal.deviceId;
   }
 
+  private outbox: string[] = [];
+
+  /** False once the socket is closed (the frame is dropped). */
   send(frame: object): boolean {
     if (this.closed) return false;
-    return this.ws.send(JSON.stringify(frame), false) !== 2;
+    this.outbox.push(JSON.stringify(frame));
+    if (this.outbox.length === 1) {
+      unflushed.add(this);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushAll);
+      }
+    }
+    return true;
+  }
+
+  /** Writes the waiting frames in one corked batch. A frame over the backpressure limit closes the socket. */
+  flush(): void {
+    const frames = this.outbox;
+    if (frames.length === 0 || this.closed) return;
+    this.outbox = [];
+    this.ws.cork(() => {
+      // Over the limit uWS closes the socket, and its close handler may already have run.
+      for (const text of frames) if (this.closed || this.ws.send(text, false) === 2) break;
+    });
   }
 
   end(code: number, reason: string): void {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
     this.ws.end(code, reason);
   }
 
   markClosed(): void {
     this.closed = true;
+    this.outbox = [];
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }
