@@ -6,6 +6,8 @@ export type DbClient = pg.PoolClient;
 export type Queryable = pg.Pool | pg.PoolClient;
 /** A pool whose connections plan with indexes only: see createHotDb. */
 export type HotDb = pg.Pool & { readonly indexPlans: true };
+/** A connection of the hot pool, taken for a transaction. */
+export type HotClient = pg.PoolClient & { readonly indexPlans: true };
 
 // bigint columns (counters, byte sizes) fit in a JS number for every value Hafatra stores.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
@@ -52,4 +54,9 @@ export async function inTransaction<T>(db: Db, fn: (client: DbClient) => Promise
   } finally {
     client.release();
   }
+}
+
+/** inTransaction on a hot-pool connection: its statements plan as index lookups (createHotDb). */
+export function inHotTransaction<T>(hot: HotDb, fn: (client: HotClient) => Promise<T>): Promise<T> {
+  return inTransaction(hot, (client) => fn(client as HotClient));
 }

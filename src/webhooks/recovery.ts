@@ -11,9 +11,9 @@ export const queuedMarkerKey = (prefix: string) => `${prefix}:webhooks:queued-fr
 
 async function pendingPage(ctx: AppContext, after: string, overdueOnly: boolean): Promise<Array<DeliveryToQueue>> {
   const { rows } = await ctx.db.query(
-    `SELECT id, endpoint_id AS "endpointId", next_attempt_at AS "notBefore" FROM webhook_deliveries
+    `SELECT id, endpoint_id AS "endpointId", GREATEST(next_attempt_at, leased_until) AS "notBefore" FROM webhook_deliveries
      WHERE status IN ('pending', 'retrying') AND id > $1
-       AND (NOT $2::boolean OR next_attempt_at < now() - $3 * interval '1 millisecond')
+       AND (NOT $2::boolean OR GREATEST(next_attempt_at, leased_until) < now() - $3 * interval '1 millisecond')
      ORDER BY id LIMIT ${PAGE}`,
     [after, overdueOnly, ctx.config.reconcileGraceMs],
   );

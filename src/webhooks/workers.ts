@@ -1,7 +1,7 @@
 import { DelayedError, Worker } from 'bullmq';
 import type { AppContext } from '../app/context.js';
 import { every } from '../app/periodic.js';
-import { inTransaction } from '../db/pool.js';
+import { inHotTransaction } from '../db/pool.js';
 import { closeWebhookAgents } from './delivery/agent-pool.js';
 import { bullConnection, DELIVERY_QUEUE, enqueueDeliveries, openDeliveryQueue, type DeliveryJobData } from './queue.js';
 import { relayAll } from './relay.js';
@@ -53,10 +53,10 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
     slots: endpointSlots(queueConnection, ctx.config.redisPrefix, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
     perEndpointConcurrency,
     lookup: cachedLookup(),
-    claim: batched((claims) => claimDeliveries(ctx.db, claims), { maxItems: 500, maxConcurrent: 4 }),
+    claim: batched((claims) => claimDeliveries(ctx.hotDb, claims), { maxItems: 500, maxConcurrent: 4 }),
     requeue: (deliveries) => enqueueDeliveries(queue, deliveries),
     record: batched(
-      (records) => inTransaction(ctx.db, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
+      (records) => inHotTransaction(ctx.hotDb, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
       { maxItems: 500, maxConcurrent: 1 },
     ),
   });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
-import { claimDeliveries, type Claim } from '../../src/webhooks/worker/claim-deliveries.js';
+import { CLAIM_STATEMENT, claimDeliveries, type Claim } from '../../src/webhooks/worker/claim-deliveries.js';
+import { RECORD_DELIVERIES_STATEMENT, recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
 import type { TestApp } from '../support/harness.js';
+import { inHotTransaction } from '../../src/db/pool.js';
 import { createEndpoint, emitEvents, startAppWithQueue } from './support.js';
 
 let app: TestApp;
@@ -27,41 +29,75 @@ async function pendingDeliveries(count: number): Promise<string[]> {
 const claimOf = (deliveryId: string, leaseMs = 60_000, dueInMs = 1000): Claim =>
   ({ deliveryId, leaseUntil: new Date(Date.now() + leaseMs), dueBy: new Date(Date.now() + dueInMs) });
 
-const nextAttemptAt = async (id: string): Promise<Date | null> =>
-  (await app.ctx.db.query('SELECT next_attempt_at FROM webhook_deliveries WHERE id = $1', [id])).rows[0].next_attempt_at;
+const timesOf = async (id: string): Promise<{ next_attempt_at: Date | null; leased_until: Date | null }> =>
+  (await app.ctx.db.query('SELECT next_attempt_at, leased_until FROM webhook_deliveries WHERE id = $1', [id])).rows[0];
 
 describe('claiming deliveries', () => {
-  it('returns what an attempt needs and moves nextAttemptAt to the end of the lease', async () => {
+  it('returns what an attempt needs and leases the delivery, keeping the time it was due', async () => {
     const [id] = await pendingDeliveries(1);
+    const due = (await timesOf(id!)).next_attempt_at;
     const claim = claimOf(id!);
-    const [work] = await claimDeliveries(app.ctx.db, [claim]);
+    const [work] = await claimDeliveries(app.ctx.hotDb, [claim]);
     expect(work).toMatchObject({ id, attempts: 0, eventType: 'message.sent', url: 'https://localhost:9/hook', enabled: true, previousSecret: null });
     expect(JSON.parse(work!.body)).toMatchObject({ event: 'message.sent', data: { status: 'sent' } });
     expect(work!.leaseUntil.getTime()).toBe(claim.leaseUntil.getTime());
-    expect((await nextAttemptAt(id!))!.getTime()).toBe(claim.leaseUntil.getTime());
+    const after = await timesOf(id!);
+    expect(after.leased_until!.getTime()).toBe(claim.leaseUntil.getTime());
+    expect(after.next_attempt_at).toEqual(due);
+  });
+
+  it('keeps the lease in no index, so a claim can be a heap-only update', async () => {
+    const { rows } = await app.ctx.db.query(`SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = 'webhook_deliveries'::regclass`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { def } of rows) expect(def).not.toMatch(/leased_until/);
+  });
+
+  it('plans the claim and the attempt record as one primary-key lookup per delivery on the hot pool', async () => {
+    await pendingDeliveries(1);
+    // On an ordinary connection the plan depends on the table's statistics: with a few thousand
+    // rows, a hash join over every pending delivery (docs/decisions.md).
+    for (const statement of [CLAIM_STATEMENT, RECORD_DELIVERIES_STATEMENT]) {
+      const { rows } = await app.ctx.hotDb.query(`EXPLAIN (GENERIC_PLAN) ${statement}`);
+      const plan = rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+      expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey on webhook_deliveries d/);
+      expect(plan).not.toMatch(/Hash Join|Merge Join|Seq Scan on webhook_deliveries|Bitmap Heap Scan on webhook_deliveries/);
+    }
   });
 
   it('gives a delivery to one claim only, whether the claims race or share a batch', async () => {
     const [a, b] = await pendingDeliveries(2);
-    const raced = await Promise.all([claimDeliveries(app.ctx.db, [claimOf(a!)]), claimDeliveries(app.ctx.db, [claimOf(a!)])]);
+    const raced = await Promise.all([claimDeliveries(app.ctx.hotDb, [claimOf(a!)]), claimDeliveries(app.ctx.hotDb, [claimOf(a!)])]);
     expect(raced.flat().filter((w) => w !== null)).toHaveLength(1);
-    const shared = await claimDeliveries(app.ctx.db, [claimOf(b!), claimOf(b!)]);
+    const shared = await claimDeliveries(app.ctx.hotDb, [claimOf(b!), claimOf(b!)]);
     expect(shared[0]?.id).toBe(b);
     expect(shared[1]).toBeNull();
   });
 
   it('leaves alone a delivery that is not due yet, and takes it once its lease has passed', async () => {
     const [id] = await pendingDeliveries(1);
-    await claimDeliveries(app.ctx.db, [claimOf(id!, 3000)]);
-    expect(await claimDeliveries(app.ctx.db, [claimOf(id!)])).toEqual([null]);
-    const [late] = await claimDeliveries(app.ctx.db, [claimOf(id!, 60_000, 4000)]);
+    await claimDeliveries(app.ctx.hotDb, [claimOf(id!, 3000)]);
+    expect(await claimDeliveries(app.ctx.hotDb, [claimOf(id!)])).toEqual([null]);
+    const [late] = await claimDeliveries(app.ctx.hotDb, [claimOf(id!, 60_000, 4000)]);
     expect(late?.id).toBe(id);
+  });
+
+  it('frees the lease when the attempt is recorded, so a retry due before the lease would end is claimed', async () => {
+    const [id] = await pendingDeliveries(1);
+    const [work] = await claimDeliveries(app.ctx.hotDb, [claimOf(id!, 60_000)]);
+    const now = new Date();
+    await inHotTransaction(app.ctx.hotDb, (tx) => recordAttempts(tx, [{
+      deliveryId: id!, endpointId: work!.endpointId, ok: false, statusCode: 500, error: 'HTTP 500',
+      startedAt: now, finishedAt: now, status: 'retrying', nextAttemptAt: now,
+    }], 3600));
+    expect((await timesOf(id!)).leased_until).toBeNull();
+    const [retry] = await claimDeliveries(app.ctx.hotDb, [claimOf(id!)]);
+    expect(retry).toMatchObject({ id, attempts: 1 });
   });
 
   it('does not claim delivered, dead or unknown deliveries', async () => {
     const [delivered, dead] = await pendingDeliveries(2);
     await app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = $1`, [delivered]);
     await app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'dead' WHERE id = $1`, [dead]);
-    expect(await claimDeliveries(app.ctx.db, [claimOf(delivered!), claimOf(dead!), claimOf('whd_missing')])).toEqual([null, null, null]);
+    expect(await claimDeliveries(app.ctx.hotDb, [claimOf(delivered!), claimOf(dead!), claimOf('whd_missing')])).toEqual([null, null, null]);
   });
 });

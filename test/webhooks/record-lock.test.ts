@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inTransaction } from '../../src/db/pool.js';
+import { inHotTransaction } from '../../src/db/pool.js';
 import type { DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
 import { recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
@@ -33,7 +33,7 @@ it('records attempts of an endpoint while a relay pass is inserting more of its 
       [endpointId, org.id],
     );
     const now = new Date();
-    const outcomes = await inTransaction(app.ctx.db, async (tx) => {
+    const outcomes = await inHotTransaction(app.ctx.hotDb, async (tx) => {
       await tx.query(`SET LOCAL lock_timeout = '2s'`);
       return recordAttempts(tx, [{ deliveryId: delivery.id, endpointId, ok: true, statusCode: 200, error: null, startedAt: now, finishedAt: now, status: 'delivered', nextAttemptAt: null }], 3600);
     });

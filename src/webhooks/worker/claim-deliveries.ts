@@ -1,4 +1,4 @@
-import type { Db } from '../../db/pool.js';
+import type { HotClient, HotDb } from '../../db/pool.js';
 
 /** Everything one attempt needs, claimed in one query for a whole batch of deliveries. */
 export interface DeliveryWork {
@@ -26,29 +26,45 @@ export interface Claim {
   dueBy: Date;
 }
 
+/** Deliveries in these statuses may still be attempted. */
+export const UNFINISHED = ['pending', 'retrying'];
+
 /**
- * Claims deliveries for an attempt: each pending or retrying delivery that is due gets its
- * nextAttemptAt moved to the end of the lease, in one statement, so of two jobs holding the same
- * delivery (the relay's and the recovery pass's) only one gets it. A claim that outlives its
- * worker (a crash mid-attempt) shows as an overdue delivery, which the recovery pass queues again.
+ * The claimable statuses are a parameter: written in the text, they matched the partial index
+ * webhook_deliveries_due, and a plan could read every pending delivery from it and join, rather
+ * than look each claimed one up by id. Exported for the plan test (test/webhooks/claim.test.ts).
+ */
+export const CLAIM_STATEMENT = `WITH claimed AS (
+    UPDATE webhook_deliveries d SET leased_until = c.lease_until
+    FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS c(id, lease_until, due_by)
+    WHERE d.id = c.id AND d.status = ANY($4::text[])
+      AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= c.due_by) AND (d.leased_until IS NULL OR d.leased_until <= c.due_by)
+    RETURNING d.id, d.endpoint_id, d.attempts, d.event_id, d.event_type, d.leased_until
+  )
+  SELECT c.id, c.endpoint_id AS "endpointId", c.attempts, c.event_id AS "eventId", c.event_type AS "eventType",
+    e.payload::text AS body, c.leased_until AS "leaseUntil",
+    w.url, w.enabled, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt"
+  FROM claimed c
+  JOIN webhook_endpoints w ON w.id = c.endpoint_id
+  JOIN events e ON e.id = c.event_id`;
+
+/**
+ * Claims deliveries for an attempt: each pending or retrying delivery that is due and not leased
+ * gets a lease (leased_until), in one statement, so of two jobs holding the same delivery (the
+ * relay's and the recovery pass's) only one gets it. The lease is in no index, so the claim is a
+ * heap-only update (migration 018). It runs prepared on the hot pool: planned on an ordinary
+ * connection it read the whole table (a seq scan and hash join, 18 ms per 500 claims with 30,000
+ * deliveries) until the table grew past the planner's break-even. A claim that outlives its
+ * worker (a crash mid-attempt) shows as an overdue delivery once the lease has passed, which the
+ * recovery pass queues again.
  * Deliveries not claimed (final, gone, not due, claimed elsewhere) come back null.
  */
-export async function claimDeliveries(db: Db, claims: Claim[]): Promise<Array<DeliveryWork | null>> {
-  const { rows } = await db.query(
-    `WITH claimed AS (
-       UPDATE webhook_deliveries d SET next_attempt_at = c.lease_until
-       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS c(id, lease_until, due_by)
-       WHERE d.id = c.id AND d.status IN ('pending', 'retrying') AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= c.due_by)
-       RETURNING d.id, d.endpoint_id, d.attempts, d.event_id, d.event_type, d.next_attempt_at
-     )
-     SELECT c.id, c.endpoint_id AS "endpointId", c.attempts, c.event_id AS "eventId", c.event_type AS "eventType",
-       e.payload::text AS body, c.next_attempt_at AS "leaseUntil",
-       w.url, w.enabled, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt"
-     FROM claimed c
-     JOIN webhook_endpoints w ON w.id = c.endpoint_id
-     JOIN events e ON e.id = c.event_id`,
-    [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseUntil), claims.map((c) => c.dueBy)],
-  );
+export async function claimDeliveries(hot: HotDb | HotClient, claims: Claim[]): Promise<Array<DeliveryWork | null>> {
+  const { rows } = await hot.query({
+    name: 'webhook-claim',
+    text: CLAIM_STATEMENT,
+    values: [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseUntil), claims.map((c) => c.dueBy), UNFINISHED],
+  });
   const byId = new Map((rows as DeliveryWork[]).map((r) => [r.id, r]));
   // The same delivery twice in one batch (two jobs holding it) is claimed once: the first wins.
   return claims.map((c) => {
