@@ -85,6 +85,7 @@ describe('startEmbeddedServices', () => {
       expect((await db.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
       // New WAL segments are not zero-filled under the WAL write lock (docs/decisions.md).
       expect((await db.query('SHOW wal_init_zero')).rows[0].wal_init_zero).toBe('off');
+      expect((await db.query('SHOW max_wal_size')).rows[0].max_wal_size).toBe('4GB');
       await db.query('CREATE TABLE note (id int PRIMARY KEY, body text NOT NULL)');
       await db.query("INSERT INTO note VALUES (1, 'Manao ahoana')");
     });
