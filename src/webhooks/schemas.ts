@@ -6,6 +6,8 @@ import { MAX_WEBHOOK_URL_LENGTH } from './delivery/safe-url.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** Deliveries in these statuses may still be attempted (the predicate of webhook_deliveries_due). */
+export const UNFINISHED_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying'];
 
 /** An organization may register this many endpoints; the next one is 409 conflict. */
 export const MAX_ENDPOINTS_PER_ORG = 20;

@@ -5,6 +5,7 @@ import { CLAIM_STATEMENT, claimDeliveries, type Claim } from '../../src/webhooks
 import { RECORD_DELIVERIES_STATEMENT, recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
 import type { TestApp } from '../support/harness.js';
 import { inHotTransaction } from '../../src/db/pool.js';
+import { deliveryRecovery, queuedMarkerKey } from '../../src/webhooks/recovery.js';
 import { createEndpoint, emitEvents, startAppWithQueue } from './support.js';
 
 let app: TestApp;
@@ -99,5 +100,33 @@ describe('claiming deliveries', () => {
     await app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = $1`, [delivered]);
     await app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'dead' WHERE id = $1`, [dead]);
     expect(await claimDeliveries(app.ctx.hotDb, [claimOf(delivered!), claimOf(dead!), claimOf('whd_missing')])).toEqual([null, null, null]);
+  });
+});
+
+describe('leases and the recovery pass', () => {
+  /** The deliveries of `endpointId` that one recovery pass (a fresh one, with BullMQ's data intact) offers again. */
+  async function offeredByRecovery(endpointId: string): Promise<string[]> {
+    await app.ctx.redis.set(queuedMarkerKey(app.ctx.config.redisPrefix), 'test');
+    await deliveryRecovery(app.ctx, queue, app.ctx.redis)();
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
+    return jobs.filter((j) => j.id?.includes('..') && j.data.endpointId === endpointId).flatMap((j) => j.data.deliveryIds);
+  }
+
+  it('offers an overdue delivery again only once its lease has passed too', async () => {
+    const [leased, free] = await pendingDeliveries(2);
+    const { rows } = await app.ctx.db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 hour' WHERE id = ANY($1::text[]) RETURNING endpoint_id`,
+      [[leased, free]],
+    );
+    const [work] = await claimDeliveries(app.ctx.hotDb, [claimOf(leased!, 60_000)]);
+    expect(work?.id).toBe(leased);
+
+    const whileLeased = await offeredByRecovery(rows[0].endpoint_id);
+    expect(whileLeased).toContain(free);
+    expect(whileLeased).not.toContain(leased);
+
+    // As if the worker holding the claim died an hour ago.
+    await app.ctx.db.query(`UPDATE webhook_deliveries SET leased_until = now() - interval '1 hour' WHERE id = $1`, [leased]);
+    expect(await offeredByRecovery(rows[0].endpoint_id)).toContain(leased);
   });
 });

@@ -1,4 +1,5 @@
 import type { HotClient, HotDb } from '../../db/pool.js';
+import { UNFINISHED_DELIVERY_STATUSES } from '../schemas.js';
 
 /** Everything one attempt needs, claimed in one query for a whole batch of deliveries. */
 export interface DeliveryWork {
@@ -25,9 +26,6 @@ export interface Claim {
   /** Only deliveries due by this time are claimed (absorbs small clock differences between processes). */
   dueBy: Date;
 }
-
-/** Deliveries in these statuses may still be attempted. */
-export const UNFINISHED = ['pending', 'retrying'];
 
 /**
  * The claimable statuses are a parameter: written in the text, they matched the partial index
@@ -63,7 +61,7 @@ export async function claimDeliveries(hot: HotDb | HotClient, claims: Claim[]): 
   const { rows } = await hot.query({
     name: 'webhook-claim',
     text: CLAIM_STATEMENT,
-    values: [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseUntil), claims.map((c) => c.dueBy), UNFINISHED],
+    values: [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseUntil), claims.map((c) => c.dueBy), UNFINISHED_DELIVERY_STATUSES],
   });
   const byId = new Map((rows as DeliveryWork[]).map((r) => [r.id, r]));
   // The same delivery twice in one batch (two jobs holding it) is claimed once: the first wins.
