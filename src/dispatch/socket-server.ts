@@ -8,8 +8,7 @@ import { StatusReportWriter } from './status-reports.js';
 import { Pusher } from './pusher.js';
 import { selectClaimedJobs } from './pending-jobs.js';
 import { newId } from '../ids/ids.js';
-import { errorReply, sendReply, type ResponseState } from '../http/reply.js';
-import { deviceUnauthorized } from '../devices/authenticate-device.js';
+import { errorReply, sendReply, toHafatraError, type ResponseState } from '../http/reply.js';
 import { holdPhonesLocally, releasePhonesLocally } from './work-signals.js';
 
 export interface SocketServerDeps {
@@ -82,9 +81,13 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
           if (state.aborted) return;
           res.cork(() => res.upgrade<SocketData>({ principal }, key, protocol, extensions, context));
         },
-        () => {
+        (err: unknown) => {
+          // Only a refused token answers 401: the phone takes a 401 as revoked and stops for good,
+          // so a failing database must answer 500, which the phone retries.
           const requestId = newId('request');
-          sendReply(res, state, requestId, errorReply(deviceUnauthorized(), requestId));
+          const { error, unexpected } = toHafatraError(err);
+          if (unexpected) ctx.log.error({ err, requestId }, 'device socket authentication failed');
+          sendReply(res, state, requestId, errorReply(error, requestId));
         },
       );
     },

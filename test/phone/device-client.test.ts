@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startPhoneTestApp, pairTestPhone, sendMessages, eventually, type PhoneTestApp } from '../support/phones.js';
 import { SocketProxy } from './socket-proxy.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
@@ -231,6 +232,47 @@ describe('DeviceClient: connections', () => {
     expect((await app.request('DELETE', `/v1/devices/${phone.deviceId}`, { key })).status).toBe(200);
     await eventually(() => revoked === 1, 3000, 'onRevoked after the refused upgrade');
     expect(phone.client.stats.connects).toBe(1);
+  });
+
+  it('keeps reconnecting through a failure to authenticate (500), not taking it for a revoke', async () => {
+    const { org } = await app.createOrg();
+    let revoked = 0;
+    const phone = await connectedPhone(org.id, { onRevoked: () => { revoked += 1; } });
+    const before = app.upgradeAttempts;
+    app.authenticationOutage = new Error('Connection terminated unexpectedly');
+    try {
+      app.sockets.sessions.get(phone.deviceId)!.ws.close();
+      await eventually(() => app.upgradeAttempts >= before + 3, 3000, 'three refused reconnects');
+      expect(phone.client.connected).toBe(false);
+    } finally {
+      app.authenticationOutage = null;
+    }
+    await eventually(() => phone.client.connected, 3000, 'the reconnect once authentication works');
+    expect(revoked).toBe(0);
+    expect(phone.client.stats.reconnects).toBe(1);
+  });
+
+  it('answers an upgrade that fails to authenticate 500 internal_error, and an unknown token 401', async () => {
+    const upgradeStatus = (token: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(`${app.url.replace('http', 'ws')}/device/v1/socket`, { headers: { authorization: `Bearer ${token}` } });
+      ws.on('open', () => reject(new Error('upgrade accepted')));
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => { body += c.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+    });
+    app.authenticationOutage = new Error('Connection terminated unexpectedly');
+    try {
+      const failed = await upgradeStatus('hfd_anything');
+      expect(failed.status).toBe(500);
+      expect(JSON.parse(failed.body).error.code).toBe('internal_error');
+    } finally {
+      app.authenticationOutage = null;
+    }
+    const refused = await upgradeStatus('hfd_unknown');
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body).error.code).toBe('unauthorized');
   });
 
   it('close() rejects frames still waiting for an ack and does not reconnect', async () => {

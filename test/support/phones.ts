@@ -12,6 +12,13 @@ import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-c
 /** A test API process with phone authentication and the /device/v1/socket endpoint. */
 export interface PhoneTestApp extends TestApp {
   sockets: DeviceSockets;
+  /**
+   * While set, socket upgrades fail to authenticate with this error, as they would while the
+   * database is unreachable (Postgres itself is shared by every test file, so it stays up).
+   */
+  authenticationOutage: Error | null;
+  /** Socket upgrades that reached authentication. */
+  upgradeAttempts: number;
 }
 
 /**
@@ -29,12 +36,18 @@ export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promis
     onClose: async () => { await sockets?.close(); },
   });
   authenticate = deviceAuthenticator(app.ctx);
+  const phoneApp: PhoneTestApp = Object.assign(app, { sockets: undefined as unknown as DeviceSockets, authenticationOutage: null, upgradeAttempts: 0 });
   sockets = attachDeviceSockets(uws!, app.ctx, {
-    authenticate,
+    authenticate: async (authorization) => {
+      phoneApp.upgradeAttempts += 1;
+      if (phoneApp.authenticationOutage) throw phoneApp.authenticationOutage;
+      return authenticate!(authorization);
+    },
     ops: deviceOperations(app.ctx),
     markSocket: socketStateWriter(app.ctx),
   });
-  return Object.assign(app, { sockets });
+  phoneApp.sockets = sockets;
+  return phoneApp;
 }
 
 export interface TestPhone {
