@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { errors } from '../errors/errors.js';
+import { provablyValidInternational } from './international-number.js';
 
 /**
  * Recipients as E.164. National numbers are read in the organization's default country. The
@@ -7,7 +8,10 @@ import { errors } from '../errors/errors.js';
  * of failing later on the phone.
  */
 export function normalizeRecipient(raw: string, defaultCountry: string): string | null {
-  const parsed = parsePhoneNumberFromString(raw.trim(), defaultCountry as CountryCode);
+  const trimmed = raw.trim();
+  const international = provablyValidInternational(trimmed, defaultCountry);
+  if (international !== undefined) return international;
+  const parsed = parsePhoneNumberFromString(trimmed, defaultCountry as CountryCode);
   return parsed && parsed.isValid() ? parsed.number : null;
 }
 
