@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
@@ -143,6 +144,33 @@ describe('sweeps', () => {
     expect(await recoverInterruptedClaims(app.ctx)).toBeGreaterThanOrEqual(1);
     const r = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 5);
     expect(r.jobs.map((j) => j.messageId)).toEqual([id]);
+  });
+
+  it('puts back unconfirmed claims of organizations beyond the first round trip of the sweep', async () => {
+    // Organizations whose ids sort before every real one, so the two below come after 500 others.
+    const tag = randomBytes(4).toString('hex').toUpperCase();
+    await app.ctx.db.query(
+      `INSERT INTO organizations (id, name) SELECT 'org_0000' || $1 || lpad(g::text, 4, '0'), 'sweep-' || $1 || '-' || g FROM generate_series(1, 520) g`,
+      [tag],
+    );
+    try {
+      const stuck: { orgId: string; deviceId: string; id: string }[] = [];
+      for (let i = 0; i < 2; i++) {
+        const { orgId, devices, send } = await setup();
+        const [id] = await send();
+        const k = app.ctx.keys.org(orgId);
+        await runScript(app.ctx.redis, 'claimJobs', [k.deviceQueue(devices[0]!), k.orgQueue(), k.queueMeta(), k.deviceState(devices[0]!), k.claiming()],
+          [devices[0]!, 5, Date.now(), k.pacingPrefix(devices[0]!), utcDay()]);
+        await app.ctx.redis.zadd(k.claiming(), Date.now() - 60_000, id!);
+        stuck.push({ orgId, deviceId: devices[0]!, id: id! });
+      }
+      expect(await recoverInterruptedClaims(app.ctx)).toBeGreaterThanOrEqual(2);
+      for (const s of stuck) {
+        expect((await claimJobs(app.ctx, { orgId: s.orgId, deviceId: s.deviceId }, 5)).jobs.map((j) => j.messageId)).toEqual([s.id]);
+      }
+    } finally {
+      await app.ctx.db.query(`DELETE FROM organizations WHERE id LIKE 'org_0000' || $1 || '%'`, [tag]);
+    }
   });
 });
 
