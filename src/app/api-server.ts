@@ -30,6 +30,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
         device: ext.deviceAuthenticator ?? (async () => { throw errors.unauthorized('device access is not enabled'); }),
       },
       bodyLimitBytes: ctx.config.bodyLimitBytes,
+      trustProxy: ctx.config.trustProxy,
       log: ctx.log,
       inflight,
     },

@@ -15,6 +15,7 @@ export const settings = {
   LOG_LEVEL: { default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
   HAFATRA_PG_POOL_SIZE: { default: '20', doc: "Postgres connections per process, plus half as many again in the pool of the hot paths' prepared statements (claims, status reports, message lists)." },
   HAFATRA_BODY_LIMIT_BYTES: { default: '1048576', doc: 'Largest accepted request body; larger ones get 413.' },
+  HAFATRA_TRUST_PROXY: { default: 'false', doc: "true behind one reverse proxy that appends X-Forwarded-For: the client's address is its last entry (the pairing-attempt limit counts per address). false: the socket's address, the header ignored." },
   HAFATRA_KEY_RATE_PER_SECOND: { default: '100', doc: 'Default per-key request rate (token bucket refill per second).' },
   HAFATRA_KEY_RATE_BURST: { default: '200', doc: 'Default per-key burst (token bucket size).' },
   HAFATRA_RECONCILE_INTERVAL_MS: { default: '1000', doc: 'How often accepted messages left behind by a crash are queued.' },
@@ -48,6 +49,7 @@ const ConfigSchema = Type.Object({
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   pgPoolSize: Int(1, 500),
   bodyLimitBytes: Int(1024),
+  trustProxy: Type.Boolean(),
   keyRatePerSecond: Int(1),
   keyRateBurst: Int(1),
   reconcileIntervalMs: Int(10),
@@ -75,6 +77,8 @@ export class ConfigError extends Error {
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 const num = (v: string) => (/^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN);
+/** true or false; anything else stays a string, which validation then names. */
+const bool = (v: string): boolean | string => ({ true: true, false: false } as Record<string, boolean>)[v.trim().toLowerCase()] ?? v;
 
 /** Reads and validates the configuration once; every later reader gets the typed object. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -89,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: get('LOG_LEVEL'),
     pgPoolSize: num(get('HAFATRA_PG_POOL_SIZE')),
     bodyLimitBytes: num(get('HAFATRA_BODY_LIMIT_BYTES')),
+    trustProxy: bool(get('HAFATRA_TRUST_PROXY')),
     keyRatePerSecond: num(get('HAFATRA_KEY_RATE_PER_SECOND')),
     keyRateBurst: num(get('HAFATRA_KEY_RATE_BURST')),
     reconcileIntervalMs: num(get('HAFATRA_RECONCILE_INTERVAL_MS')),

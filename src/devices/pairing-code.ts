@@ -3,8 +3,8 @@ import { createHash, randomInt } from 'node:crypto';
 /**
  * Pairing codes are typed on a phone, so they are short and unambiguous: 8 characters of
  * Crockford's base32 (no I, L, O, U), shown as XXXX-XXXX. That is 40 bits; with a code living
- * 10 minutes and failed attempts capped server-wide (PAIRING_FAILURES_PER_MINUTE), a guesser
- * gets at most a few hundred tries at ~10^12 possibilities per live code.
+ * 10 minutes and failed attempts capped per address and server-wide (src/devices/pairing.ts), a
+ * guesser gets at most a few thousand tries at ~10^12 possibilities per live code.
  */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const LENGTH = 8;

@@ -8,8 +8,14 @@ import { hashPairingCode, newPairingCode } from './pairing-code.js';
 import type { PairBody } from './schemas.js';
 
 export const PAIRING_CODE_TTL_SECONDS = 600;
-/** Failed pairing attempts accepted per minute, server-wide; beyond it pairing answers 429. */
-export const PAIRING_FAILURES_PER_MINUTE = 30;
+/** Failed pairing attempts accepted per minute from one client address; beyond it, that address gets 429. */
+export const PAIRING_FAILURES_PER_ADDRESS_PER_MINUTE = 10;
+/**
+ * Failed pairing attempts accepted per minute, server-wide; beyond it pairing answers 429 to
+ * everyone. A guesser spread over many addresses gets at most 3,000 tries in a code's 10
+ * minutes, against 2^40 codes.
+ */
+export const PAIRING_FAILURES_PER_MINUTE = 300;
 const DEFAULT_DEVICE_NAME = 'Android phone';
 
 export interface PairingCode {
@@ -35,8 +41,8 @@ export async function createPairingCode(ctx: AppContext, orgId: string, name?: s
  * the same code cannot both pair. The device is named by the operator's `--name` if given, else
  * by what the phone sent, else by its model.
  */
-export async function pairDevice(ctx: AppContext, body: PairBody): Promise<{ deviceId: string; token: string }> {
-  await assertNotThrottled(ctx.db);
+export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress: string): Promise<{ deviceId: string; token: string }> {
+  await assertNotThrottled(ctx.db, clientAddress);
   const { token, hash } = newDeviceToken();
   const deviceId = await inTransaction(ctx.db, async (tx) => {
     const { rows } = await tx.query(
@@ -55,7 +61,7 @@ export async function pairDevice(ctx: AppContext, body: PairBody): Promise<{ dev
     return id;
   });
   if (!deviceId) {
-    await recordFailure(ctx.db);
+    await recordFailure(ctx.db, clientAddress);
     throw errors.unauthorized('pairing code is wrong, expired or already used; create a new one with `hafatra device pair`');
   }
   await syncDeviceState(ctx, deviceId);
@@ -63,20 +69,28 @@ export async function pairDevice(ctx: AppContext, body: PairBody): Promise<{ dev
   return { deviceId, token };
 }
 
-async function assertNotThrottled(db: Queryable): Promise<void> {
+async function assertNotThrottled(db: Queryable, address: string): Promise<void> {
   const { rows } = await db.query(
-    `SELECT failures, 60 - extract(epoch FROM now() - minute) AS "retryAfter" FROM pairing_failures WHERE minute = date_trunc('minute', now())`,
+    `SELECT coalesce(sum(failures), 0)::int AS "all", coalesce(sum(failures) FILTER (WHERE address = $1), 0)::int AS mine,
+       60 - extract(epoch FROM now() - date_trunc('minute', now())) AS "retryAfter"
+     FROM pairing_failures WHERE minute = date_trunc('minute', now())`,
+    [address],
   );
-  const current = rows[0] as { failures: number; retryAfter: number } | undefined;
-  if (current && current.failures >= PAIRING_FAILURES_PER_MINUTE) {
-    throw errors.rateLimited('too many failed pairing attempts on this server; try again in a minute', Number(current.retryAfter));
+  const current = rows[0] as { all: number; mine: number; retryAfter: number };
+  const retryAfter = Number(current.retryAfter);
+  if (current.mine >= PAIRING_FAILURES_PER_ADDRESS_PER_MINUTE) {
+    throw errors.rateLimited('too many failed pairing attempts from this address; try again in a minute', retryAfter);
+  }
+  if (current.all >= PAIRING_FAILURES_PER_MINUTE) {
+    throw errors.rateLimited('too many failed pairing attempts on this server; try again in a minute', retryAfter);
   }
 }
 
-async function recordFailure(db: Queryable): Promise<void> {
+async function recordFailure(db: Queryable, address: string): Promise<void> {
   await db.query(
     `WITH old AS (DELETE FROM pairing_failures WHERE minute < now() - interval '1 hour')
-     INSERT INTO pairing_failures (minute, failures) VALUES (date_trunc('minute', now()), 1)
-     ON CONFLICT (minute) DO UPDATE SET failures = pairing_failures.failures + 1`,
+     INSERT INTO pairing_failures (minute, address, failures) VALUES (date_trunc('minute', now()), $1, 1)
+     ON CONFLICT (minute, address) DO UPDATE SET failures = pairing_failures.failures + 1`,
+    [address],
   );
 }

@@ -3,6 +3,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { readBody, type BodyResult } from './body.js';
 import { compileValidator } from './validation.js';
 import { errorReply, sendReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
+import { clientAddressReader } from './client-address.js';
 import { errors } from '../errors/errors.js';
 import { PATH_ID, newId } from '../ids/ids.js';
 import type { ApiPrincipal, DevicePrincipal, Scope } from '../auth/principal.js';
@@ -22,6 +23,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | DeviceP
   principal: P;
   /** The route's prefetch result, when it has one (see RouteSpec.prefetch). */
   prefetched?: Promise<unknown>;
+  /** The client's address (see src/http/client-address.ts). */
+  clientAddress(): string;
 }
 
 export interface RequestHeaders {
@@ -79,6 +82,8 @@ export interface Authenticators {
 export interface RouterDeps {
   authenticators: Authenticators;
   bodyLimitBytes: number;
+  /** Take the client's address from X-Forwarded-For (HAFATRA_TRUST_PROXY). */
+  trustProxy?: boolean;
   log: Logger;
   inflight: { count: number };
 }
@@ -127,6 +132,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
         idempotencyKey: req.getHeader('idempotency-key') || undefined,
       },
       params,
+      clientAddress: clientAddressReader(res, state, deps.trustProxy ? req.getHeader('x-forwarded-for') : '', deps.trustProxy ?? false),
     };
     const body = takesBody ? readBody(res, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
     deps.inflight.count++;
@@ -138,7 +144,7 @@ async function handle(
   res: HttpResponse,
   state: ResponseState,
   route: AnyRoute,
-  copied: { requestId: string; query: string; path: string; headers: RequestHeaders; params: Record<string, string> },
+  copied: { requestId: string; query: string; path: string; headers: RequestHeaders; params: Record<string, string>; clientAddress(): string },
   bodyPromise: Promise<BodyResult>,
   bodyValidator: ReturnType<typeof compileValidator> | undefined,
   queryValidator: ReturnType<typeof compileValidator> | undefined,
@@ -170,6 +176,7 @@ async function handle(
       headers: copied.headers,
       principal,
       prefetched,
+      clientAddress: copied.clientAddress,
     });
   } catch (err) {
     const { error, unexpected } = toHafatraError(err);

@@ -2,23 +2,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { TestApp } from '../support/harness.js';
 import { expectError } from '../api/expect-error.js';
-import { createPairingCode, PAIRING_FAILURES_PER_MINUTE } from '../../src/devices/pairing.js';
+import { createPairingCode, PAIRING_FAILURES_PER_ADDRESS_PER_MINUTE, PAIRING_FAILURES_PER_MINUTE } from '../../src/devices/pairing.js';
 import { heartbeat, startDevicesApp } from './support.js';
 
 let app: TestApp;
+/** The same API behind a trusted proxy: the client's address is the last X-Forwarded-For entry. */
+let proxied: TestApp;
 let orgId: string;
 let key: string;
 
 beforeAll(async () => {
   app = await startDevicesApp();
+  proxied = await startDevicesApp({ trustProxy: true });
   ({ org: { id: orgId }, key } = await app.createOrg());
 });
 afterAll(async () => {
-  await app.ctx.db.query('DELETE FROM pairing_failures');
+  await app.ctx.db.query(`DELETE FROM pairing_failures WHERE address LIKE '203.0.113.%' OR address LIKE '10.%' OR address = '2001:db8::7'`);
+  await proxied.close();
   await app.close();
 });
 
-const pair = (body: unknown) => app.request('POST', '/device/v1/pair', { body });
+/**
+ * Pairs through the trusted proxy from an address of its own each time, so this file's wrong and
+ * reused codes never add up to an address's limit (other test files pair from 127.0.0.1).
+ */
+const octet = () => Math.floor(Math.random() * 256);
+const pair = (body: unknown) =>
+  proxied.request('POST', '/device/v1/pair', { body, headers: { 'x-forwarded-for': `10.${octet()}.${octet()}.${octet()}` } });
 
 describe('pairing codes', () => {
   it('are 8 unambiguous characters shown as XXXX-XXXX, valid for 10 minutes, stored only hashed', async () => {
@@ -91,15 +101,48 @@ describe('pairing codes', () => {
     expectError(await app.request('POST', '/device/v1/pair', { rawBody: 'code=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
   });
 
-  it(`answer 429 after ${PAIRING_FAILURES_PER_MINUTE} failed attempts in a minute, even for a good code`, async () => {
-    await app.ctx.db.query('DELETE FROM pairing_failures');
-    const { code } = await createPairingCode(app.ctx, orgId);
-    for (let i = 0; i < PAIRING_FAILURES_PER_MINUTE; i++) expect((await pair({ code: `WRNG-${String(i).padStart(4, '0')}` })).status).toBe(401);
-    const res = await pair({ code });
-    expectError(res, 429, 'rate_limited');
+  it(`answer 429 to an address after ${PAIRING_FAILURES_PER_ADDRESS_PER_MINUTE} failed attempts from it in a minute, even for a good code; other addresses still pair`, async () => {
+    const from = (address: string) => (body: unknown) => proxied.request('POST', '/device/v1/pair', { body, headers: { 'x-forwarded-for': `198.51.100.1, ${address}` } });
+    const guesser = from(`203.0.113.${10 + Math.floor(Math.random() * 200)}`);
+    const { code } = await createPairingCode(proxied.ctx, orgId);
+    for (let i = 0; i < PAIRING_FAILURES_PER_ADDRESS_PER_MINUTE; i++) expect((await guesser({ code: `WRNG-${String(i).padStart(4, '0')}` })).status).toBe(401);
+    const res = await guesser({ code });
+    expectError(res, 429, 'rate_limited', /this address/);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    await app.ctx.db.query('DELETE FROM pairing_failures');
-    expect((await pair({ code })).status).toBe(200);
+    // The proxy's own entry (the last) is what counts, not what the client put before it.
+    expect((await from('2001:db8::7')({ code })).status).toBe(200);
+  });
+
+  it('counts an attempt against the socket\'s address, ignoring X-Forwarded-For, unless told to trust a proxy', async () => {
+    const spoofed = '192.0.2.99';
+    const res = await app.request('POST', '/device/v1/pair', { body: { code: 'WRNG-SPOF' }, headers: { 'x-forwarded-for': spoofed } });
+    expect(res.status).toBe(401);
+    // Other test files' failures from 127.0.0.1 share its rows: only this minute's (or the last, should it have just turned) is looked at.
+    const { rows } = await app.ctx.db.query(
+      `SELECT DISTINCT address FROM pairing_failures WHERE address IN ($1, '127.0.0.1') AND minute >= date_trunc('minute', now() - interval '1 minute')`,
+      [spoofed],
+    );
+    expect(rows.map((r) => r.address)).toEqual(['127.0.0.1']);
+    // Other test files pair from 127.0.0.1: give back the failure this test cost it.
+    await app.ctx.db.query(`UPDATE pairing_failures SET failures = failures - 1 WHERE address = '127.0.0.1' AND minute = date_trunc('minute', now())`);
+  });
+
+  it(`answer 429 to everyone after ${PAIRING_FAILURES_PER_MINUTE} failed attempts on the server in a minute`, async () => {
+    const { code } = await createPairingCode(proxied.ctx, orgId);
+    // Failures from many addresses, written directly: making them over HTTP would hold pairing
+    // for every test file sharing this database for as long.
+    const tag = `198.18.${Math.floor(Math.random() * 250)}`;
+    await app.ctx.db.query(
+      `INSERT INTO pairing_failures (minute, address, failures)
+       SELECT date_trunc('minute', now()), $1 || '.' || g, 1 FROM generate_series(1, $2::int) g`,
+      [tag, PAIRING_FAILURES_PER_MINUTE],
+    );
+    try {
+      expectError(await proxied.request('POST', '/device/v1/pair', { body: { code }, headers: { 'x-forwarded-for': '203.0.113.250' } }), 429, 'rate_limited', /on this server/);
+    } finally {
+      await app.ctx.db.query(`DELETE FROM pairing_failures WHERE address LIKE $1 || '.%'`, [tag]);
+    }
+    expect((await proxied.request('POST', '/device/v1/pair', { body: { code }, headers: { 'x-forwarded-for': '203.0.113.250' } })).status).toBe(200);
   });
 });
