@@ -49,7 +49,8 @@ function phoneRoutes(ctx: AppContext): AnyRoute[] {
     publicRoute({
       method: 'post', path: '/device/v1/pair', auth: { public: true }, body: PairBody,
       summary: 'Phone: exchange a one-time pairing code for a device id and token', responses: { 200: PairReplySchema },
-      handler: async (req) => ({ status: 200, body: await pairDevice(ctx, req.body, req.clientAddress()) }),
+      clientAddress: true,
+      handler: async (req) => ({ status: 200, body: await pairDevice(ctx, req.body, req.clientAddress) }),
     }),
     deviceRoute({
       method: 'post', path: '/device/v1/heartbeat', auth: { device: true }, body: HeartbeatBody,

@@ -3,7 +3,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { readBody, type BodyResult } from './body.js';
 import { compileValidator } from './validation.js';
 import { errorReply, sendReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
-import { clientAddressReader } from './client-address.js';
+import { clientAddressOf } from './client-address.js';
 import { errors } from '../errors/errors.js';
 import { PATH_ID, newId } from '../ids/ids.js';
 import type { ApiPrincipal, DevicePrincipal, Scope } from '../auth/principal.js';
@@ -23,8 +23,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | DeviceP
   principal: P;
   /** The route's prefetch result, when it has one (see RouteSpec.prefetch). */
   prefetched?: Promise<unknown>;
-  /** The client's address (see src/http/client-address.ts). */
-  clientAddress(): string;
+  /** The client's address (src/http/client-address.ts) when the route asks for it, else empty. */
+  clientAddress: string;
 }
 
 export interface RequestHeaders {
@@ -50,6 +50,8 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
    * authentication fails. For side-effect-free reads only.
    */
   prefetch?: (params: Record<string, string>) => Promise<unknown>;
+  /** The handler reads req.clientAddress (other routes do not pay for it). */
+  clientAddress?: true;
   handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
 }
 
@@ -132,7 +134,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
         idempotencyKey: req.getHeader('idempotency-key') || undefined,
       },
       params,
-      clientAddress: clientAddressReader(res, state, deps.trustProxy ? req.getHeader('x-forwarded-for') : '', deps.trustProxy ?? false),
+      clientAddress: route.clientAddress ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
     };
     const body = takesBody ? readBody(res, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
     deps.inflight.count++;
@@ -144,7 +146,7 @@ async function handle(
   res: HttpResponse,
   state: ResponseState,
   route: AnyRoute,
-  copied: { requestId: string; query: string; path: string; headers: RequestHeaders; params: Record<string, string>; clientAddress(): string },
+  copied: { requestId: string; query: string; path: string; headers: RequestHeaders; params: Record<string, string>; clientAddress: string },
   bodyPromise: Promise<BodyResult>,
   bodyValidator: ReturnType<typeof compileValidator> | undefined,
   queryValidator: ReturnType<typeof compileValidator> | undefined,
