@@ -70,20 +70,13 @@ function compilePlan(callingCode: string): CallingCodePlan {
 
 const entirely = (pattern: string) => new RegExp(`^(?:${pattern})$`);
 
-const knownCountries = new Map<string, boolean>();
-function isKnownCountry(country: string): boolean {
-  let known = knownCountries.get(country);
-  if (known === undefined) knownCountries.set(country, (known = metadata.hasCountry(country)));
-  return known;
-}
-
 /**
  * The number in E.164 when `trimmed` is an international number the library would accept as
  * valid; undefined when this cannot tell (the library decides then).
  */
 export function provablyValidInternational(trimmed: string, defaultCountry: string): string | undefined {
   // The library refuses every number when the default country is unknown to it.
-  if (!E164_SHAPE.test(trimmed) || !isKnownCountry(defaultCountry)) return undefined;
+  if (!E164_SHAPE.test(trimmed) || !metadata.hasCountry(defaultCountry)) return undefined;
   for (let digits = 1; digits <= MAX_CALLING_CODE_DIGITS; digits++) {
     const plan = planFor(trimmed.slice(1, 1 + digits));
     if (plan === 'not a code') continue;

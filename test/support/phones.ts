@@ -36,7 +36,7 @@ export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promis
     onClose: async () => { await sockets?.close(); },
   });
   authenticate = deviceAuthenticator(app.ctx);
-  const phoneApp: PhoneTestApp = Object.assign(app, { sockets: undefined as unknown as DeviceSockets, authenticationOutage: null, upgradeAttempts: 0 });
+  const phoneApp = Object.assign(app, { authenticationOutage: null as Error | null, upgradeAttempts: 0 });
   sockets = attachDeviceSockets(uws!, app.ctx, {
     authenticate: async (authorization) => {
       phoneApp.upgradeAttempts += 1;
@@ -46,8 +46,7 @@ export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promis
     ops: deviceOperations(app.ctx),
     markSocket: socketStateWriter(app.ctx),
   });
-  phoneApp.sockets = sockets;
-  return phoneApp;
+  return Object.assign(phoneApp, { sockets });
 }
 
 export interface TestPhone {
