@@ -19,6 +19,7 @@ async function phase(baseUrl: string, key: string, receiver: CountingReceiver, p
   for (let sent = 0; sent < messages; sent += RECIPIENTS_PER_POST) {
     await apiExpect(202, baseUrl, key, 'POST', '/v1/messages', sendBody(Math.min(RECIPIENTS_PER_POST, messages - sent), sent));
   }
+  const postsMs = nowMs() - started;
   const deadline = Date.now() + timeoutMs;
   const got = () => receiver.arrivals(path).length - before;
   while (got() < messages && Date.now() < deadline) {
@@ -35,14 +36,14 @@ async function phase(baseUrl: string, key: string, receiver: CountingReceiver, p
     while (perQuarterSecond.length <= slot) perQuarterSecond.push(0);
     perQuarterSecond[slot]! += 1;
   }
-  return { expected: messages, delivered: arrivals.length, perSecond: arrivals.length / ((last - started) / 1000), perQuarterSecond };
+  return { expected: messages, delivered: arrivals.length, postsMs, perSecond: arrivals.length / ((last - started) / 1000), perQuarterSecond };
 }
 
 export const webhooks: Scenario = {
   name: 'webhooks',
   method:
-    `One organization, one endpoint subscribed to ${EVENT} on a local HTTPS receiver (bench/webhooks/receiver.ts, answers 200 at ` +
-    'once). After 1,000 deliveries not counted (connections opened, code warm), sends N messages and counts deliveries until all N arrived: rate = N ÷ (last arrival − first POST). Then adds a second ' +
+    `One organization, one endpoint subscribed to ${EVENT} on a local HTTPS receiver (bench/webhooks/receiver.ts, uWebSockets.js with TLS, answers 200 ` +
+    'once the body is in). After 1,000 deliveries not counted (connections opened, code warm), sends N messages and counts deliveries until all N arrived: rate = N ÷ (last arrival − first POST). Then adds a second ' +
     'endpoint on /hang that never answers and repeats; the first endpoint\'s rate is compared with the first phase. Ceiling: ' +
     'the same receiver hit directly from the bench over 16 keep-alive HTTPS connections.',
   async run({ target, settings }) {
@@ -72,7 +73,7 @@ export const webhooks: Scenario = {
           { key: 'webhooks.hangingLossPercent', label: 'rate lost to the hanging endpoint', value: loss * 100, unit: '%', goal: { op: '<=', value: 10 } },
           { key: 'webhooks.ceiling.receiverPerSecond', label: 'receiver hit directly (ceiling)', value: ceiling, unit: 'req/s' },
         ],
-        details: { warmup, alone, beside, hangingReceived: receiver.arrivals('/hang').length, repeatedDeliveries: receiver.repeats('/ok'), tlsConnections: receiver.connections() },
+        details: { warmup, alone, beside, hangingReceived: receiver.arrivals('/hang').length, repeatedDeliveries: receiver.repeats('/ok'), receiverConnections: receiver.openConnections() },
       };
     } finally {
       await receiver.close();
