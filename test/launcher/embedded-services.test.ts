@@ -86,6 +86,7 @@ describe('startEmbeddedServices', () => {
       // New WAL segments are not zero-filled under the WAL write lock (docs/decisions.md).
       expect((await db.query('SHOW wal_init_zero')).rows[0].wal_init_zero).toBe('off');
       expect((await db.query('SHOW max_wal_size')).rows[0].max_wal_size).toBe('4GB');
+      expect((await db.query('SHOW backend_flush_after')).rows[0].backend_flush_after).toBe('256kB');
       await db.query('CREATE TABLE note (id int PRIMARY KEY, body text NOT NULL)');
       await db.query("INSERT INTO note VALUES (1, 'Manao ahoana')");
     });
