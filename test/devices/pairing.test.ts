@@ -128,6 +128,16 @@ describe('pairing codes', () => {
     await app.ctx.db.query(`UPDATE pairing_failures SET failures = failures - 1 WHERE address = '127.0.0.1' AND minute = date_trunc('minute', now())`);
   });
 
+  it('counts an attempt against the socket\'s address behind a trusted proxy when X-Forwarded-For is missing', async () => {
+    expect((await proxied.request('POST', '/device/v1/pair', { body: { code: 'WRNG-NOXF' } })).status).toBe(401);
+    const { rows } = await app.ctx.db.query(
+      `SELECT DISTINCT address FROM pairing_failures WHERE address IN ('', '127.0.0.1') AND minute >= date_trunc('minute', now() - interval '1 minute')`,
+    );
+    expect(rows.map((r) => r.address)).toEqual(['127.0.0.1']);
+    // Other test files pair from 127.0.0.1: give back the failure this test cost it.
+    await app.ctx.db.query(`UPDATE pairing_failures SET failures = failures - 1 WHERE address = '127.0.0.1' AND minute = date_trunc('minute', now())`);
+  });
+
   it(`answer 429 to everyone after ${PAIRING_FAILURES_PER_MINUTE} failed attempts on the server in a minute`, async () => {
     const { code } = await createPairingCode(proxied.ctx, orgId);
     // Failures from many addresses, written directly: making them over HTTP would hold pairing
