@@ -2,33 +2,19 @@
 // self time per function and per source file, heaviest first.
 //   npx tsx bench/profile-summary.ts bench/results/profiles-<timestamp>/<file>.cpuprofile [top]
 import { readFileSync } from 'node:fs';
+import { fileOf, frameLabel, selfMsByNode, type CpuProfile } from './profile/cpu-profile.js';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
-
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-export function selfTimes(profile: Profile): { byFunction: Map<string, number>; byFile: Map<string, number>; totalMs: number } {
+export function selfTimes(profile: CpuProfile): { byFunction: Map<string, number>; byFile: Map<string, number>; totalMs: number } {
   const nodeById = new Map(profile.nodes.map((n) => [n.id, n]));
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   let totalMs = 0;
-  profile.samples.forEach((id, i) => {
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+  for (const [id, ms] of selfMsByNode(profile)) {
     const f = nodeById.get(id)!.callFrame;
-    const file = f.url.replace(/^file:\/\//, '').replace(/.*\/(node_modules\/[^/]+|src\/.*|bench\/.*|dist\/.*)$/, '$1') || `(${f.functionName || 'native'})`;
-    const fn = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
-    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
-    byFile.set(file, (byFile.get(file) ?? 0) + ms);
+    byFunction.set(frameLabel(f), (byFunction.get(frameLabel(f)) ?? 0) + ms);
+    byFile.set(fileOf(f), (byFile.get(fileOf(f)) ?? 0) + ms);
     totalMs += ms;
-  });
+  }
   return { byFunction, byFile, totalMs };
 }
 
@@ -38,7 +24,7 @@ function top(map: Map<string, number>, total: number, n: number): string {
 }
 
 if (process.argv[2]) {
-  const { byFunction, byFile, totalMs } = selfTimes(JSON.parse(readFileSync(process.argv[2], 'utf8')) as Profile);
+  const { byFunction, byFile, totalMs } = selfTimes(JSON.parse(readFileSync(process.argv[2], 'utf8')) as CpuProfile);
   const n = Number(process.argv[3] ?? 25);
   console.log(`total ${totalMs.toFixed(0)} ms sampled\n\nself time by function:\n${top(byFunction, totalMs, n)}\n\nself time by file:\n${top(byFile, totalMs, n)}`);
 }

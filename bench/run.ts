@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseBenchArgs, USAGE, type BenchArgs } from './lib/args.js';
 import { note } from './lib/progress.js';
 import { applyCeilings, NotAvailable, type ScenarioResult } from './lib/results.js';
+import { writeFlameGraphs } from './profile/flame-graph.js';
 import { runSettings, type RunSettings } from './lib/settings.js';
 import type { RunInfo } from './report/markdown.js';
 import { terminalTable } from './report/table.js';
@@ -78,7 +79,11 @@ export async function main(argv: string[]): Promise<number> {
   const files = await writeResults(args.out, info, results);
   console.log(`\n${terminalTable(results)}\n`);
   console.log(`results: ${files.json}\n         ${files.md}\n         ${files.svg}`);
-  if (profileDir) console.log(`API and worker CPU profiles: ${profileDir}/ (open in Chrome DevTools → Performance, or speedscope)`);
+  if (profileDir) {
+    const flames = await writeFlameGraphs(profileDir);
+    console.log(`API and worker CPU profiles: ${profileDir}/ (open in Chrome DevTools → Performance, or speedscope)`);
+    console.log(`flame graphs: ${flames.join('\n              ')}`);
+  }
   return results.some((r) => r.status === 'failed') ? 1 : 0;
 }
 

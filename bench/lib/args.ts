@@ -25,7 +25,7 @@ scenarios: ceilings bulk-send read fleet sockets webhooks parse (default: all)
   --seconds N           seconds per measured run (default 10)
   --sweep 1,4,16,32,64  connections of the concurrency sweep
   --sockets N           idle sockets of the sockets scenario (default 10000)
-  --profile             write V8 CPU profiles of the local API and worker processes (bench/results/profiles-<timestamp>/)
+  --profile             write V8 CPU profiles and flame graphs of the local API and worker (bench/results/profiles-<timestamp>/)
   --out DIR             where result files go (default bench/results)`;
 
 const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);

@@ -7,12 +7,13 @@ import { loadConfig } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
 import { createDevCertificate, DEFAULT_DEV_NAMES } from '../../src/webhooks/delivery/dev-certificate.js';
 import { note } from '../lib/progress.js';
+import { collectCpuProfiles, cpuProfileFlags } from '../profile/process-profiles.js';
 import { hafatraCommand, pinned, runHafatra, startChild, waitForHttp, waitForOutput, type Child } from './processes.js';
 import { createPhoneGroups, createTenants } from './local-fixtures.js';
 import type { Target } from './target.js';
 
 export interface LocalOptions {
-  /** Write V8 CPU profiles of the API and worker processes into this directory (on exit). */
+  /** Write V8 CPU profiles of the API and worker processes into this directory (api.cpuprofile, worker.cpuprofile, on exit). */
   cpuProfileDir?: string;
   /** CPU the API process is pinned to; the load generator takes another. */
   apiCpu: number;
@@ -48,13 +49,14 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   const ctx = openContext(loadConfig({ LOG_LEVEL: 'silent' }, { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl }), 'bench');
   const close = async () => {
     for (const c of children.reverse()) await c.stop();
+    if (opts.cpuProfileDir) await collectCpuProfiles(opts.cpuProfileDir).catch(() => undefined);
     await closeContext(ctx).catch(() => undefined);
     await services.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
     await runHafatra(['migrate'], env);
-    const profile = (name: string) => opts.cpuProfileDir ? [`--cpu-prof`, `--cpu-prof-dir=${opts.cpuProfileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+    const profile = (name: string) => opts.cpuProfileDir ? cpuProfileFlags(opts.cpuProfileDir, name) : [];
     const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile('api')), 'api']), env, 'hafatra api');
     children.push(apiProc);
     await waitForHttp(`http://127.0.0.1:${port}/openapi.json`, apiProc);

@@ -43,9 +43,9 @@ async function resultFiles(dir: string) {
 }
 
 describe('npm run bench --quick (every scenario against a local server, small scale)', () => {
-  it('completes every scenario and writes the table, JSON, Markdown and SVG', async () => {
+  it('completes every scenario and writes the table, JSON, Markdown, SVG and flame graphs', async () => {
     const out = await mkdtemp(join(tmpdir(), 'bench-results-'));
-    const run = await bench(['--quick', '--out', out], 170_000);
+    const run = await bench(['--quick', '--profile', '--out', out], 170_000);
     expect(run.stderr + run.stdout).not.toMatch(/failed:/);
     expect(run.code).toBe(0);
     const { json, md, svg } = await resultFiles(out);
@@ -69,6 +69,14 @@ describe('npm run bench --quick (every scenario against a local server, small sc
     expect(md).toContain('| bulk-send | messages accepted/s');
     expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain('<polyline');
+    // --profile: the API's and the worker's profiles, each with its flame graph showing our code.
+    const profiles = (await readdir(out)).find((n) => n.startsWith('profiles-'));
+    expect(profiles).toBeDefined();
+    const profileFiles = await readdir(join(out, profiles!));
+    expect(profileFiles).toEqual(expect.arrayContaining(['api.cpuprofile', 'api.flame.svg', 'worker.cpuprofile', 'worker.flame.svg']));
+    const apiFlame = await readFile(join(out, profiles!, 'api.flame.svg'), 'utf8');
+    expect(apiFlame).toMatch(/<title>\w+ src\/messages\/[\w-]+\.ts:\d+: [\d.]+ ms/);
+    expect(run.stdout).toContain('flame graphs:');
   }, 180_000);
 });
 
