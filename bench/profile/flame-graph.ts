@@ -8,7 +8,8 @@ import { fileOf, frameLabel, selfMsByNode, type CpuProfile, type ProfileNode } f
 const WIDTH = 1200;
 const ROW = 17;
 const TOP = 56;
-const CHAR_PX = 6.4;
+/** Width of one character of 11px monospace (0.6 em), rounded up so labels stay inside their frame. */
+const CHAR_PX = 6.7;
 /** Frames narrower than this are left out (and their callees with them): they cannot be read. */
 const MIN_PX = 0.5;
 /** Samples with nothing running: left out, so the width is the busy time. */
