@@ -34,21 +34,15 @@ export function callTree(profile: CpuProfile): { root: Frame; idleMs: number } {
     const children: Frame[] = [];
     for (const id of node.children ?? []) {
       const child = byId.get(id)!;
-      if (child.callFrame.functionName === IDLE) {
-        idleMs += subtreeMs(child, byId, self);
-        continue;
-      }
-      children.push(build(child));
+      const frame = build(child);
+      if (child.callFrame.functionName === IDLE) idleMs += frame.totalMs;
+      else children.push(frame);
     }
     children.sort((a, b) => b.totalMs - a.totalMs);
     const selfMs = self.get(node.id) ?? 0;
     return { node, selfMs, children, totalMs: selfMs + children.reduce((sum, c) => sum + c.totalMs, 0) };
   };
   return { root: build(rootNode), idleMs };
-}
-
-function subtreeMs(node: ProfileNode, byId: Map<number, ProfileNode>, self: Map<number, number>): number {
-  return (self.get(node.id) ?? 0) + (node.children ?? []).reduce((sum, id) => sum + subtreeMs(byId.get(id)!, byId, self), 0);
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

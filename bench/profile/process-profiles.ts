@@ -14,8 +14,7 @@ export function cpuProfileFlags(dir: string, name: string): string[] {
 const MAIN_THREAD_PROFILE = /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/;
 
 /** After the processes exited: each `<dir>/<name>/` main-thread profile becomes `<dir>/<name>.cpuprofile`. */
-export async function collectCpuProfiles(dir: string): Promise<string[]> {
-  const collected: string[] = [];
+export async function collectCpuProfiles(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const folder = join(dir, entry.name);
@@ -24,7 +23,5 @@ export async function collectCpuProfiles(dir: string): Promise<string[]> {
     const target = join(dir, `${entry.name}.cpuprofile`);
     await rename(join(folder, main), target);
     await rm(folder, { recursive: true, force: true });
-    collected.push(target);
   }
-  return collected;
 }
