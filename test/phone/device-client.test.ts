@@ -154,8 +154,11 @@ describe('DeviceClient: connections', () => {
     await eventually(() => phone.jobs.length > 0, 2000, 'the pushed job');
 
     app.sockets.sessions.get(phone.deviceId)!.ws.close(); // abrupt: no close frame
-    await eventually(() => phone.client.stats.reconnects === 1 && phone.client.connected, 3000, 'the reconnect');
-    await eventually(() => phone.client.stats.duplicateJobs === 1, 2000, 'the job sent again');
+    // At least one reconnect: in a loaded full suite the client was once seen reconnecting twice
+    // (connects 3, the job sent again once, connected at the end), which `=== 1` never matched.
+    await eventually(() => phone.client.stats.reconnects >= 1 && phone.client.connected, 3000, 'the reconnect');
+    await eventually(() => phone.client.stats.duplicateJobs >= 1, 2000, 'the job sent again');
+    // Sent again, and deduplicated: the phone's code saw it once.
     expect(phone.jobs.map((j) => j.messageId)).toEqual([id]);
 
     // The same phone restarted (a new client, nothing remembered) is handed the job it still holds.
