@@ -51,4 +51,58 @@ describe('endpoint lanes', () => {
     expect(run.ok).toBe(true);
     if (run.ok) expect(await Promise.all(run.results)).toEqual(['A', 'B']);
   });
+
+  /** An endpoint whose last attempt took 300 ms, idle now: its estimate says each round takes that long. */
+  async function slowEndpointGoneIdle(id: string) {
+    const lanes = endpointLanes<number, number>(slotsFor(), 2, (w) => sleep(300).then(() => w));
+    const first = await lanes.run(id, 1, async () => [1]);
+    if (!first.ok) throw new Error('an idle endpoint must admit');
+    await Promise.all(first.results);
+    return lanes;
+  }
+
+  it('lets a job wait for another job\'s claim that finds nothing, rather than send it back on an old estimate', async () => {
+    const lanes = await slowEndpointGoneIdle('ep_3');
+    // A claim of deliveries that are gone (the endpoint was deleted with them) takes 50 ms and finds none.
+    const empty = lanes.run('ep_3', 2, () => sleep(50).then(() => []));
+    await sleep(10);
+    const waited = Date.now();
+    const next = await lanes.run('ep_3', 2, async () => [7, 8]);
+    expect((await empty).ok).toBe(true);
+    expect(next.ok).toBe(true);
+    expect(Date.now() - waited).toBeLessThan(250);
+    if (next.ok) expect(await Promise.all(next.results)).toEqual([7, 8]);
+  });
+
+  it('still sends a job back when the claim it waited for makes a line that takes too long', async () => {
+    const lanes = await slowEndpointGoneIdle('ep_4');
+    const busy = lanes.run('ep_4', 4, () => sleep(50).then(() => [1, 2, 3, 4]));
+    await sleep(10);
+    const next = await lanes.run('ep_4', 2, async () => [5, 6]);
+    // 4 works waiting + 2, on 2 lanes, at 300 ms an attempt: 900 ms, far past the 250 ms a job may wait here.
+    expect(next.ok).toBe(false);
+    expect((next as { retryInMs: number }).retryInMs).toBeGreaterThanOrEqual(100);
+    const first = await busy;
+    if (first.ok) expect(await Promise.all(first.results)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('keeps at most two rounds waiting when many jobs come at once to an idle endpoint', async () => {
+    const release: Array<() => void> = [];
+    const lanes = endpointLanes<number, number>(slotsFor(), 2, (w) => new Promise((resolve) => release.push(() => resolve(w))));
+    // Ten jobs of 2 at the same instant, on 2 lanes whose attempts do not end.
+    const runs = await Promise.all(Array.from({ length: 10 }, (_, i) => lanes.run('ep_5', 2, () => sleep(20).then(() => [2 * i, 2 * i + 1]))));
+    const admitted = runs.filter((r) => r.ok);
+    // 2 works in flight and 2 rounds of 2 waiting: the others are told to come back.
+    expect(admitted.length).toBeGreaterThanOrEqual(2);
+    expect(admitted.length).toBeLessThanOrEqual(3);
+    expect(runs.filter((r) => !r.ok).length).toBe(10 - admitted.length);
+    const all = Promise.all(admitted.flatMap((r) => (r.ok ? r.results : [])));
+    let finished = false;
+    void all.then(() => (finished = true));
+    while (!finished) {
+      release.splice(0).forEach((r) => r());
+      await sleep(5);
+    }
+    expect((await all).length).toBe(2 * admitted.length);
+  });
 });
