@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeUws, type us_listen_socket } from '../../src/http/uws.js';
+import { nativeUws, type HttpResponse, type us_listen_socket } from '../../src/http/uws.js';
 import { nowMs } from '../lib/stats.js';
 
 /**
@@ -17,6 +17,10 @@ export interface CountingReceiver {
   arrivals(path: string): number[];
   /** Deliveries to `path` whose Hafatra-Event-Id had already arrived there (at-least-once repeats). */
   repeats(path: string): number;
+  /** Requests under /hang held open now. */
+  hanging(): number;
+  /** Closes the connections of every request held under /hang, as a sender's timeout would. */
+  releaseHanging(): void;
   /** TCP connections open to the receiver now (Linux; null elsewhere): a sender that reuses its connections holds few. */
   openConnections(): number | null;
   close(): Promise<void>;
@@ -49,6 +53,7 @@ export async function startCountingReceiver(cert: { cert: string; key: string },
   const seen = new Map<string, number[]>();
   const eventIds = new Map<string, Set<string>>();
   const repeats = new Map<string, number>();
+  const held = new Set<HttpResponse>();
   const arrived = (path: string, eventId: string) => {
     let list = seen.get(path);
     if (!list) seen.set(path, (list = []));
@@ -66,11 +71,16 @@ export async function startCountingReceiver(cert: { cert: string; key: string },
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
+      held.delete(res);
     });
     res.onData((_chunk, last) => {
       if (!last) return;
       arrived(path, eventId);
-      if (aborted || path.startsWith('/hang')) return;
+      if (aborted) return;
+      if (path.startsWith('/hang')) {
+        held.add(res);
+        return;
+      }
       res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'text/plain').end('ok'));
     });
   });
@@ -82,6 +92,11 @@ export async function startCountingReceiver(cert: { cert: string; key: string },
     openConnections: () => establishedTo(port),
     arrivals: (path) => seen.get(path) ?? [],
     repeats: (path) => repeats.get(path) ?? 0,
+    hanging: () => held.size,
+    releaseHanging() {
+      for (const res of [...held]) res.close(); // onAborted runs and forgets it
+      held.clear();
+    },
     async close() {
       // Closes the listening socket and every connection, the hanging ones included. The method
       // is in the v20.30 binary but not in its typings.
