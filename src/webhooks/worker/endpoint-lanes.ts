@@ -169,13 +169,15 @@ export function endpointLanes<W, R>(slots: EndpointSlots, limit: number, attempt
       const s = stateOf(endpointId);
       const admission = await admit(s, count);
       if ('ok' in admission) return admission;
-      let works: W[];
+      let works: W[] = [];
       try {
         works = await prepare(admission.rounds);
       } finally {
         s.reserved -= count;
-        // Jobs waiting on this claim decide again: it may have added a line, or nothing.
-        for (const wake of [...s.roomWaiters]) wake();
+        // A claim that found all it reserved leaves the line as long as it was: the jobs waiting
+        // here would only wait again. One that came back short (deliveries gone, or failed) made
+        // room, and they decide again now.
+        if (works.length < count) for (const wake of [...s.roomWaiters]) wake();
       }
       const results = works.map((work) => new Promise<R>((resolve, reject) => s.waiting.push({ work, resolve, reject })));
       void grow(s);
