@@ -18,9 +18,13 @@ export function secretHint(secret: string): string {
   return secret.slice(0, API_KEY_PREFIX.length + 6);
 }
 
-/** The token of `Authorization: Bearer <token>`, or undefined. */
+/**
+ * The token of `Authorization: Bearer <token>`, or undefined. Every secret is printable ASCII; a
+ * token with any other byte (read one character per byte, src/http/request-headers.ts) is no
+ * token, whatever key it would otherwise be hashed into.
+ */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const match = /^Bearer[ \t]+([\x21-\x7e]+)$/i.exec(header);
   return match?.[1];
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app/context.js';
 import type { TemplatedApp, HttpResponse, HttpRequest } from '../http/uws.js';
+import type { us_socket_context_t } from 'uWebSockets.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { createRedis, type Redis } from '../redis/connection.js';
 import { DeviceSession, type SocketData } from './device-session.js';
@@ -7,8 +8,8 @@ import { handleFrame, type DeviceOperations } from './frame-handlers.js';
 import { StatusReportWriter } from './status-reports.js';
 import { Pusher } from './pusher.js';
 import { selectClaimedJobs } from './pending-jobs.js';
-import { newId } from '../ids/ids.js';
-import { errorReply, sendReply, toHafatraError, type ResponseState } from '../http/reply.js';
+import { errorReply, toHafatraError } from '../http/reply.js';
+import { guarded, replySafely } from '../http/guard.js';
 import { holdPhonesLocally, releasePhonesLocally } from './work-signals.js';
 
 export interface SocketServerDeps {
@@ -69,28 +70,25 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     maxBackpressure: 4 * 1024 * 1024,
     closeOnBackpressureLimit: true as unknown as number, // typed as number in this build, a boolean natively
     sendPingsAutomatically: true,
-    upgrade: (res: HttpResponse, req: HttpRequest, context) => {
-      const state: ResponseState = { aborted: false, done: false };
-      res.onAborted(() => { state.aborted = true; });
+    upgrade: guarded(ctx.log, `upgrade ${SOCKET_PATH}`, (res: HttpResponse, req: HttpRequest, { state, requestId }, context: us_socket_context_t) => {
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
       const authorization = req.getHeader('authorization') || undefined;
-      deps.authenticate(authorization).then(
-        (principal) => {
-          if (state.aborted) return;
+      deps.authenticate(authorization)
+        .then((principal) => {
+          if (state.aborted || state.done) return;
           res.cork(() => res.upgrade<SocketData>({ principal }, key, protocol, extensions, context));
-        },
-        (err: unknown) => {
+          state.done = true;
+        })
+        .catch((err: unknown) => {
           // Only a refused token answers 401: the phone takes a 401 as revoked and stops for good,
-          // so a failing database must answer 500, which the phone retries.
-          const requestId = newId('request');
+          // so a failing database (or a failed upgrade) must answer 500, which the phone retries.
           const { error, unexpected } = toHafatraError(err);
           if (unexpected) ctx.log.error({ err, requestId }, 'device socket authentication failed');
-          sendReply(res, state, requestId, errorReply(error, requestId));
-        },
-      );
-    },
+          replySafely(res, state, requestId, errorReply(error, requestId), ctx.log);
+        });
+    }),
     open: (ws) => {
       const data = ws.getUserData();
       const session = new DeviceSession(ws, data.principal);

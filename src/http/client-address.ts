@@ -1,5 +1,7 @@
 import type { HttpRequest, HttpResponse } from './uws.js';
 
+const PRINTABLE_ADDRESS = /^[\x21-\x7e]{1,100}$/;
+
 /**
  * The address a request came from. Behind a proxy every request comes from the proxy, so with
  * `trustProxy` the last X-Forwarded-For entry counts: the one the proxy appended. (Earlier entries
@@ -10,7 +12,9 @@ import type { HttpRequest, HttpResponse } from './uws.js';
 export function clientAddressOf(res: HttpResponse, req: HttpRequest, trustProxy: boolean): string {
   if (trustProxy) {
     const last = req.getHeader('x-forwarded-for').split(',').pop()?.trim();
-    if (last) return last;
+    // An address is printable ASCII; anything else (bytes of 0x80 and above read one character
+    // per byte) is not one the proxy wrote, and the connection's address counts instead.
+    if (last && PRINTABLE_ADDRESS.test(last)) return last;
   }
   return Buffer.from(res.getRemoteAddressAsText()).toString();
 }

@@ -17,7 +17,7 @@ function operation(route: AnyRoute) {
   const queryParams = Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
     name, in: 'query', required: query?.required?.includes(name) ?? false, schema,
   }));
-  const headerParams = route.path === '/v1/messages' || route.path.endsWith('/resend')
+  const headerParams = route.idempotencyKey
     ? [{ name: 'idempotency-key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' } }]
     : [];
   const responses: Record<string, unknown> = {};

@@ -21,8 +21,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Writes a reply after any await: corked (one syscall), and never after an abort. */
 export function sendReply(res: HttpResponse, state: ResponseState, requestId: string, reply: Reply): void {
   if (state.aborted || state.done) return;
-  state.done = true;
+  // Serialized before the response is marked done: a body that cannot be (a BigInt) leaves room for a 500.
   const payload = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
+  state.done = true;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('x-request-id', requestId);

@@ -2,10 +2,12 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { readBody, type BodyResult } from './body.js';
 import { compileValidator } from './validation.js';
-import { errorReply, sendReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
+import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
 import { clientAddressOf } from './client-address.js';
+import { guarded, replySafely } from './guard.js';
+import { copyIdempotencyKey, validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 import { errors } from '../errors/errors.js';
-import { PATH_ID, newId } from '../ids/ids.js';
+import { PATH_ID } from '../ids/ids.js';
 import type { ApiPrincipal, DevicePrincipal, Scope } from '../auth/principal.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -52,6 +54,8 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
   prefetch?: (params: Record<string, string>) => Promise<unknown>;
   /** The handler reads req.clientAddress (other routes do not pay for it). */
   clientAddress?: true;
+  /** The route takes an `Idempotency-Key` header: checked by the router, given as req.headers.idempotencyKey. */
+  idempotencyKey?: true;
   handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
 }
 
@@ -102,6 +106,19 @@ function paramNames(path: string): string[] {
   return path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
 }
 
+/**
+ * A path segment as the client meant it. A bad escape (`%ff`, a lone `%`) throws URIError in
+ * decodeURIComponent; it can name no resource, so it becomes '', which fails PATH_ID (404).
+ */
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return '';
+  }
+}
+
+/** URLSearchParams never throws: a bad escape stays as it was written, bad UTF-8 becomes U+FFFD. */
 function parseQuery(raw: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(raw)) if (!(k in out)) out[k] = v;
@@ -117,36 +134,44 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
   // uWS names its DELETE handler `del`.
   const uwsMethod = route.method === 'delete' ? 'del' : route.method;
   const register = (app as unknown as Record<string, Function>)[uwsMethod]!.bind(app) as (pattern: string, h: (res: HttpResponse, req: HttpRequest) => void) => TemplatedApp;
-  register(route.path, (res: HttpResponse, req: HttpRequest) => {
-    const state: ResponseState = { aborted: false, done: false };
-    res.onAborted(() => {
-      state.aborted = true;
-    });
+  register(route.path, guarded(deps.log, `${route.method} ${route.path}`, (res, req, { state, requestId }) => {
     const params: Record<string, string> = {};
-    names.forEach((name, i) => (params[name] = decodeURIComponent(req.getParameter(i) ?? '')));
-    const copied = {
-      requestId: newId('request'),
+    names.forEach((name, i) => (params[name] = decodeSegment(req.getParameter(i) ?? '')));
+    const copied: Copied = {
+      requestId,
       query: req.getQuery() ?? '',
       path: req.getUrl(),
+      // getHeader reads a value byte for byte (src/http/request-headers.ts says what uWS loses).
       headers: {
         authorization: req.getHeader('authorization') || undefined,
         contentType: req.getHeader('content-type') || undefined,
-        idempotencyKey: req.getHeader('idempotency-key') || undefined,
       },
+      idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
       params,
       clientAddress: route.clientAddress ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
     };
     const body = takesBody ? readBody(res, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
     deps.inflight.count++;
     handle(res, state, route, copied, body, bodyValidator, queryValidator, deps).finally(() => deps.inflight.count--);
-  });
+  }));
+}
+
+/** What the handler needs of uWS's request, copied before the first await. */
+interface Copied {
+  requestId: string;
+  query: string;
+  path: string;
+  headers: RequestHeaders;
+  idempotencyKey: RawIdempotencyKey | undefined;
+  params: Record<string, string>;
+  clientAddress: string;
 }
 
 async function handle(
   res: HttpResponse,
   state: ResponseState,
   route: AnyRoute,
-  copied: { requestId: string; query: string; path: string; headers: RequestHeaders; params: Record<string, string>; clientAddress: string },
+  copied: Copied,
   bodyPromise: Promise<BodyResult>,
   bodyValidator: ReturnType<typeof compileValidator> | undefined,
   queryValidator: ReturnType<typeof compileValidator> | undefined,
@@ -155,12 +180,14 @@ async function handle(
   const { requestId } = copied;
   let reply: Reply;
   const paramsValid = Object.values(copied.params).every((v) => PATH_ID.test(v));
-  const prefetched = route.prefetch && paramsValid ? route.prefetch(copied.params) : undefined;
-  prefetched?.catch(() => undefined); // observed by the handler; dropped if authentication fails
+  let prefetched: Promise<unknown> | undefined;
   try {
+    prefetched = route.prefetch && paramsValid ? route.prefetch(copied.params) : undefined;
+    prefetched?.catch(() => undefined); // observed by the handler; dropped if authentication fails
     const bodyResult = await bodyPromise;
     const principal = await authenticate(route.auth, copied.headers.authorization, deps.authenticators);
     if (!paramsValid) throw errors.notFound('resource');
+    const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
     if (!bodyResult.ok) throw errors.tooLarge(deps.bodyLimitBytes);
     let body: unknown = undefined;
     if (bodyValidator) {
@@ -175,7 +202,7 @@ async function handle(
       params: copied.params,
       query,
       body,
-      headers: copied.headers,
+      headers,
       principal,
       prefetched,
       clientAddress: copied.clientAddress,
@@ -185,7 +212,8 @@ async function handle(
     if (unexpected) deps.log.error({ err, requestId, route: `${route.method} ${route.path}` }, 'request failed');
     reply = errorReply(error, requestId);
   }
-  sendReply(res, state, requestId, reply);
+  // handle() must not reject: its caller only counts it, and a rejection would leave the client unanswered.
+  replySafely(res, state, requestId, reply, deps.log);
 }
 
 async function authenticate(auth: AuthMode, authorization: string | undefined, a: Authenticators) {

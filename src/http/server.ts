@@ -1,8 +1,8 @@
 import { nativeUws, type TemplatedApp, type us_listen_socket } from './uws.js';
 import { registerRoute, type AnyRoute, type RouterDeps } from './router.js';
 import { errorReply, sendReply } from './reply.js';
+import { guarded } from './guard.js';
 import { errors } from '../errors/errors.js';
-import { newId } from '../ids/ids.js';
 
 export interface HttpServer {
   app: TemplatedApp;
@@ -16,10 +16,9 @@ export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: 
   const app = uWS.App();
   for (const route of routes) registerRoute(app, route, deps);
   extend?.(app);
-  app.any('/*', (res) => {
-    const requestId = newId('request');
-    sendReply(res, { aborted: false, done: false }, requestId, errorReply(errors.notFound('route'), requestId));
-  });
+  app.any('/*', guarded(deps.log, 'any /*', (res, _req, { state, requestId }) => {
+    sendReply(res, state, requestId, errorReply(errors.notFound('route'), requestId));
+  }));
 
   let listenSocket: us_listen_socket | null = null;
   return {
