@@ -18,7 +18,28 @@ export interface ResponseState {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Writes a reply after any await: corked (one syscall), and never after an abort. */
+/**
+ * Bodies whose writes have not gone out at once, process-wide: what slow or non-reading clients
+ * make this process hold (the bytes not yet taken by the kernel). Read by tests and the bench.
+ */
+export const heldReplies = { responses: 0, bytes: 0 };
+
+/** Past this many held bytes in the whole process, a reply that cannot go out at once closes its connection. */
+export const HELD_BYTES_LIMIT = 64 * 1024 * 1024;
+/** A reply still not fully taken by the client this long after its first stalled write closes its connection. */
+export const HELD_REPLY_MS = 30_000;
+
+/**
+ * Writes a reply after any await: corked (one syscall), and never after an abort.
+ *
+ * The body goes out with tryEnd, which hands the kernel what it takes and buffers nothing more
+ * (end() would copy the rest into uWS's own unbounded buffer: clients that never read made the
+ * process grow by gigabytes). What the kernel did not take is kept here, once, and written from
+ * onWritable as the client reads. While a reply is pending uWS closes the connection on the
+ * client's next request, so a connection that does not drain holds at most one reply and gets no
+ * new work. res.pause() is not used: in this build a paused socket gets no writable events and no
+ * timeout, so it would never drain and never close.
+ */
 export function sendReply(res: HttpResponse, state: ResponseState, requestId: string, reply: Reply): void {
   if (state.aborted || state.done) return;
   // Serialized before the response is marked done: a body that cannot be (a BigInt) leaves room for a 500.
@@ -29,8 +50,52 @@ export function sendReply(res: HttpResponse, state: ResponseState, requestId: st
     res.writeHeader('x-request-id', requestId);
     if (payload !== undefined) res.writeHeader('content-type', JSON_TYPE);
     if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
-    res.end(payload);
+    if (payload === undefined) {
+      res.end();
+      return;
+    }
+    // A total of 0 tells uWS this chunk is the whole body: no byte count on the common path.
+    const [, done] = res.tryEnd(payload, 0);
+    if (!done) holdRest(res, state, Buffer.from(payload, 'utf8'));
   });
+}
+
+/** Keeps the part of `body` the kernel did not take and writes it as the client drains. */
+function holdRest(res: HttpResponse, state: ResponseState, body: Buffer): void {
+  let held = 0;
+  const account = (remaining: number) => {
+    heldReplies.bytes += remaining - held;
+    held = remaining;
+  };
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(deadline);
+    account(0);
+    heldReplies.responses--;
+  };
+  // uWS may already have freed the socket by the time a timer runs: only a live pending reply is closed.
+  const close = () => {
+    if (!finished && !state.aborted) res.close(); // runs the abort handler below
+  };
+  heldReplies.responses++;
+  account(body.length - res.getWriteOffset());
+  // Replaces the router's handler (uWS keeps one): the reply is not done, so an abort must be handled.
+  res.onAborted(() => {
+    state.aborted = true;
+    finish();
+  });
+  const deadline = setTimeout(close, HELD_REPLY_MS);
+  res.onWritable((offset) => {
+    const [ok, done] = res.tryEnd(body.subarray(offset), body.length);
+    if (done) finish();
+    else account(body.length - res.getWriteOffset());
+    return ok;
+  });
+  // Memory stays bounded whatever the number of clients: over the budget, this one is dropped
+  // (after the cork this runs in has written what it holds).
+  if (heldReplies.bytes > HELD_BYTES_LIMIT) setImmediate(close);
 }
 
 export function errorReply(err: HafatraError, requestId: string): Reply {
