@@ -8,11 +8,16 @@ import type { AppContext } from './context.js';
 export function openContext(config: Config, name = 'hafatra'): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
   const log = createLogger(config.logLevel, name);
+  const poolOptions = {
+    connectTimeoutMs: config.pgConnectTimeoutMs,
+    statementTimeoutMs: config.pgStatementTimeoutMs,
+    onConnectionError: (err: Error) => log.warn({ err: err.message }, 'postgres connection lost'),
+  };
   return {
     config,
     log,
-    db: createDb(config.databaseUrl, config.pgPoolSize),
-    hotDb: createHotDb(config.databaseUrl, hotPoolSize(config.pgPoolSize)),
+    db: createDb(config.databaseUrl, config.pgPoolSize, poolOptions),
+    hotDb: createHotDb(config.databaseUrl, hotPoolSize(config.pgPoolSize), poolOptions),
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
   };

@@ -4,6 +4,7 @@ import { reconcileAccepted, reconcileBatches, rebuildQueuesIfLost } from '../mes
 import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
+import { expirePresence } from '../devices/presence.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -27,6 +28,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
     await expireQueued(ctx);
     await markSilentUnknown(ctx);
     await recoverInterruptedClaims(ctx);
+    await expirePresence(ctx);
   });
   stoppers.push(() => lifecycleSweeps.stop());
   stoppers.push(startReceivedSmsWork(ctx));

@@ -1,14 +1,20 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { Db } from './pool.js';
 import { migrationsDir } from '../paths.js';
 
 /**
  * Applies the plain SQL files of src/db/migrations in name order, each in its own transaction,
- * once. An advisory lock lets several processes start at once without racing.
+ * once. An advisory lock lets several processes start at once without racing. Its own connection,
+ * without the pool's time limits: building an index on a large table, or waiting for another
+ * process's migrations, may take minutes.
  */
 export async function migrate(db: Db): Promise<string[]> {
-  const client = await db.connect();
+  const client = new pg.Client({ ...db.options, statement_timeout: 0, query_timeout: 0 });
+  // A lost connection fails the query in progress; without a listener it would end the process.
+  client.on('error', () => undefined);
+  await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727274)');
     await client.query(
@@ -32,7 +38,6 @@ export async function migrate(db: Db): Promise<string[]> {
     }
     return applied;
   } finally {
-    await client.query('SELECT pg_advisory_unlock(727274)').catch(() => undefined);
-    client.release();
+    await client.end().catch(() => undefined);
   }
 }

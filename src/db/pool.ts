@@ -16,8 +16,21 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 // Timestamps come back in UTC whatever the server's default, which parseTimestamptz reads fastest.
 const UTC = '-c TimeZone=UTC';
 
-export function createDb(url: string, max: number): Db {
-  return pool(url, max, UTC);
+/**
+ * How long Postgres may keep a caller waiting. Without bounds, a request during an outage (or
+ * behind a stalled server) waits forever: for a connection, for an answer that never comes.
+ */
+export interface PoolOptions {
+  /** Connecting, and waiting for a free pooled connection. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Postgres cancels a statement running longer (0: no limit). Default 30 s. */
+  statementTimeoutMs?: number;
+  /** Told about a connection lost while it was checked out (a restart, a killed backend). */
+  onConnectionError?: (err: Error) => void;
+}
+
+export function createDb(url: string, max: number, opts: PoolOptions = {}): Db {
+  return pool(url, max, UTC, opts);
 }
 
 /**
@@ -29,30 +42,66 @@ export function createDb(url: string, max: number): Db {
  * per message (or an index range per status, for lists) whatever the table's size when it was
  * made. Only statements written as index lookups and index ranges run here.
  */
-export function createHotDb(url: string, max: number): HotDb {
-  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off`) as HotDb;
+export function createHotDb(url: string, max: number, opts: PoolOptions = {}): HotDb {
+  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off`, opts) as HotDb;
 }
 
-function pool(url: string, max: number, options: string): pg.Pool {
-  const created = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, options });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+/** A statement cut short by the client (the server never answered) is reported this much after Postgres would have cancelled it. */
+const CLIENT_TIMEOUT_MARGIN_MS = 5_000;
+
+function pool(url: string, max: number, options: string, opts: PoolOptions): pg.Pool {
+  const statementTimeoutMs = opts.statementTimeoutMs ?? 30_000;
+  const created = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+    // A server that vanished without closing the connection (host down, network cut) is noticed
+    // by TCP keepalives rather than after the kernel's ~15 minutes of retransmissions.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options,
+    // 0 sends no limit (pg skips falsy values).
+    statement_timeout: statementTimeoutMs,
+    // The last resort when the server cannot even cancel (it is unreachable): the client gives up.
+    query_timeout: statementTimeoutMs > 0 ? statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS : 0,
+  });
+  // pg-pool listens for 'error' only on idle clients: a checked-out client whose connection dies
+  // (FATAL 57P01 on a Postgres restart, a killed backend) emitted an unhandled 'error' that ended
+  // the process. Every client gets a listener for its whole life; its caller still sees the
+  // failure on the query, and the broken client is dropped when it is released.
+  const onConnectionError = opts.onConnectionError ?? (() => undefined);
+  created.on('connect', (client) => client.on('error', onConnectionError));
+  // An idle client losing its connection: the pool drops it (the listener above reports it).
   created.on('error', () => undefined);
   return created;
 }
 
+/** A client whose connection failed (rather than a statement refused by a live server) must not go back to the pool. */
+function isBroken(client: DbClient): boolean {
+  const state = client as unknown as { _queryable?: boolean; _ending?: boolean };
+  return state._queryable === false || state._ending === true;
+}
+
+const isClientTimeout = (err: unknown) => err instanceof Error && err.message === 'Query read timeout';
+
 /** Runs fn in one transaction; rolls back on any error. */
 export async function inTransaction<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
   const client = await db.connect();
+  let failure: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A statement the client gave up on may still be running: the connection is out of step.
+    if (isClientTimeout(err)) failure = err as Error;
+    // A failed ROLLBACK means the connection is gone: release it as broken.
+    else await client.query('ROLLBACK').catch((rollbackErr: Error) => { failure = rollbackErr; });
     throw err;
   } finally {
-    client.release();
+    client.release(failure ?? (isBroken(client) ? new Error('connection lost') : undefined));
   }
 }
 

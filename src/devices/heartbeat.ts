@@ -64,14 +64,16 @@ function reportedColumns(hb: Heartbeat): [string, unknown][] {
  * generation after the change, or null when nothing changed (a newer socket, an unknown or
  * revoked device).
  */
-export async function markSocket(ctx: AppContext, deviceId: string, connected: boolean, generation?: number): Promise<number | null> {
-  return (await markSockets(ctx, [{ deviceId, connected, generation }]))[0]!;
+export async function markSocket(ctx: AppContext, deviceId: string, connected: boolean, generation?: number, processId?: string): Promise<number | null> {
+  return (await markSockets(ctx, [{ deviceId, connected, generation, processId }]))[0]!;
 }
 
 export interface SocketMark {
   deviceId: string;
   connected: boolean;
   generation?: number;
+  /** An open names the API process holding the socket, whose lease keeps the phone online (presence.ts). */
+  processId?: string;
 }
 
 /**
@@ -86,12 +88,13 @@ export async function markSockets(ctx: AppContext, marks: SocketMark[]): Promise
     const { rows } = await ctx.db.query(
       `WITH locked AS MATERIALIZED (SELECT id FROM devices WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
        UPDATE devices d SET socket_connected = m.connected, socket_changed_at = now(), last_seen_at = now(),
-         socket_generation = d.socket_generation + CASE WHEN m.connected THEN 1 ELSE 0 END
-       FROM unnest($1::text[], $2::boolean[], $3::bigint[]) AS m(id, connected, generation), locked
+         socket_generation = d.socket_generation + CASE WHEN m.connected THEN 1 ELSE 0 END,
+         socket_process_id = CASE WHEN m.connected THEN m.process_id ELSE d.socket_process_id END
+       FROM unnest($1::text[], $2::boolean[], $3::bigint[], $4::text[]) AS m(id, connected, generation, process_id), locked
        WHERE d.id = m.id AND locked.id = m.id
          AND CASE WHEN m.connected THEN d.revoked_at IS NULL ELSE m.generation IS NULL OR d.socket_generation = m.generation END
        RETURNING d.id, d.socket_generation AS generation`,
-      [items.map((m) => m.deviceId), items.map((m) => m.connected), items.map((m) => m.generation ?? null)],
+      [items.map((m) => m.deviceId), items.map((m) => m.connected), items.map((m) => m.generation ?? null), items.map((m) => m.processId ?? null)],
     );
     const byId = new Map((rows as { id: string; generation: number }[]).map((r) => [r.id, Number(r.generation)]));
     for (const i of round) results[i] = byId.get(marks[i]!.deviceId) ?? null;
@@ -104,7 +107,7 @@ export async function markSockets(ctx: AppContext, marks: SocketMark[]): Promise
  * batch at a time so a phone's open and close apply in order. 10,000 phones reconnecting (or a
  * process closing their sockets) cost a few dozen statements, not 10,000.
  */
-export function socketStateWriter(ctx: AppContext): (deviceId: string, connected: boolean, generation?: number) => Promise<number | null> {
+export function socketStateWriter(ctx: AppContext): (deviceId: string, connected: boolean, generation?: number, processId?: string) => Promise<number | null> {
   const batches = new TickBatcher<SocketMark, number | null>((marks) => markSockets(ctx, marks), 1000, 1);
-  return (deviceId, connected, generation) => batches.load({ deviceId, connected, generation });
+  return (deviceId, connected, generation, processId) => batches.load({ deviceId, connected, generation, processId });
 }

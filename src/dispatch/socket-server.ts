@@ -11,6 +11,7 @@ import { selectClaimedJobs } from './pending-jobs.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
 import { holdPhonesLocally, releasePhonesLocally } from './work-signals.js';
+import { startPresenceLease, type PresenceLease } from '../devices/presence.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -19,7 +20,7 @@ export interface SocketServerDeps {
    * Socket state on the device record. Open returns a generation; the close passes it back, so a
    * late close of an old socket cannot mark a phone offline that reconnected elsewhere.
    */
-  markSocket?(deviceId: string, connected: boolean, generation?: number): Promise<number | null>;
+  markSocket?(deviceId: string, connected: boolean, generation?: number, processId?: string): Promise<number | null>;
 }
 
 export interface DeviceSockets {
@@ -44,6 +45,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
   const origin = holdPhonesLocally(ctx, (orgId, deviceId) => pusher.signal(orgId, deviceId));
+  // This process's phones stay online only while it renews its lease (a killed process's expire).
+  const lease = startPresenceLease(ctx, () => sessions.values());
 
   // A process closed right after it started may disconnect before the subscription is made.
   subscriber.subscribe(ctx.keys.deviceChannel()).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
@@ -96,7 +99,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       sessions.get(session.deviceId)?.end(CLOSE_REPLACED, 'replaced by a newer socket');
       sessions.set(session.deviceId, session);
       pusher.track(session);
-      session.opened = onOpen(ctx, deps, session, pusher);
+      session.opened = onOpen(ctx, deps, session, pusher, lease);
     },
     message: (ws, message) => {
       const session = ws.getUserData().session!;
@@ -121,9 +124,12 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       pusher.untrack(session);
       if (sessions.get(session.deviceId) === session) {
         sessions.delete(session.deviceId);
-        void session.opened
-          .then((generation) => deps.markSocket?.(session.deviceId, false, generation ?? undefined))
-          .catch((err: unknown) => ctx.log.warn({ err }, 'socket state not saved'));
+        void session.opened.then((generation) =>
+          deps.markSocket?.(session.deviceId, false, generation ?? undefined)
+            .catch((err: unknown) => {
+              ctx.log.warn({ err }, 'socket close not saved; retried with the presence lease');
+              lease.closeFailed(session.deviceId, generation ?? undefined);
+            }));
       }
     },
   });
@@ -137,15 +143,17 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       pusher.stop();
       for (const s of sessions.values()) s.end(1001, 'server shutting down');
       await reports.flush();
+      await lease.stop();
       subscriber.disconnect();
     },
   };
 }
 
-async function onOpen(ctx: AppContext, deps: SocketServerDeps, session: DeviceSession, pusher: Pusher): Promise<number | null> {
+async function onOpen(ctx: AppContext, deps: SocketServerDeps, session: DeviceSession, pusher: Pusher, lease: PresenceLease): Promise<number | null> {
   let generation: number | null = null;
   try {
-    generation = (await deps.markSocket?.(session.deviceId, true)) ?? null;
+    await lease.ready;
+    generation = (await deps.markSocket?.(session.deviceId, true, undefined, lease.processId)) ?? null;
     const held = await selectClaimedJobs(ctx.db, session.deviceId);
     if (held.length > 0 && session.send({ type: 'jobs', jobs: held })) session.outstanding += held.length;
     await pusher.push(session);

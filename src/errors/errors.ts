@@ -53,4 +53,7 @@ export const errors = {
   rateLimited: (message: string, retryAfterSeconds: number) =>
     new HafatraError('rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
   internal: () => new HafatraError('internal_error', 'unexpected failure; quote the requestId when reporting it'),
+  /** Still 500 internal_error (the spec's code for any failure of ours), with a hint to retry soon. */
+  storageUnavailable: () =>
+    new HafatraError('internal_error', 'storage temporarily unavailable; retry shortly', { headers: { 'retry-after': '1' } }),
 };

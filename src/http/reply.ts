@@ -1,6 +1,7 @@
 import type { HttpResponse } from './uws.js';
 import { statusLine } from './status-text.js';
 import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
+import { isStorageUnavailable } from '../errors/storage-unavailable.js';
 
 export interface Reply {
   status: number;
@@ -109,5 +110,5 @@ export function errorReply(err: HafatraError, requestId: string): Reply {
 /** Maps anything thrown to the spec's error shape; unexpected failures become 500 internal_error. */
 export function toHafatraError(err: unknown): { error: HafatraError; unexpected: boolean } {
   if (isHafatraError(err)) return { error: err, unexpected: false };
-  return { error: errors.internal(), unexpected: true };
+  return { error: isStorageUnavailable(err) ? errors.storageUnavailable() : errors.internal(), unexpected: true };
 }

@@ -17,6 +17,7 @@ export const idPrefixes = {
   apiKey: 'key',
   organization: 'org',
   request: 'req',
+  apiProcess: 'apr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -2,15 +2,21 @@ import { Redis } from 'ioredis';
 
 export type { Redis };
 
+/** Far above any command Hafatra sends (Lua scripts run in microseconds to milliseconds). */
+const COMMAND_TIMEOUT_MS = 10_000;
+
 /**
  * Request paths fail fast when Redis is down (no offline queue): a send answers 500 instead of
  * hanging, and nothing half-written is acknowledged. Workers use their own connections.
+ * A Redis that accepts the connection but stops answering (stalled, network cut) would still
+ * hold every request forever: fail-fast commands give up after COMMAND_TIMEOUT_MS.
  */
 export function createRedis(url: string, opts: { failFast?: boolean; name?: string; onError?: (err: Error) => void } = {}): Redis {
   const redis = new Redis(url, {
     connectionName: opts.name ?? 'hafatra',
     enableOfflineQueue: !opts.failFast,
     maxRetriesPerRequest: opts.failFast ? 1 : null,
+    ...(opts.failFast ? { commandTimeout: COMMAND_TIMEOUT_MS } : {}),
     lazyConnect: false,
   });
   // ioredis reconnects by itself; an unhandled 'error' event would only print noise.

@@ -2,16 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness.js';
 import { markSocket, markSockets, socketStateWriter } from '../../src/devices/heartbeat.js';
 import { heartbeat, pairPhone, startDevicesApp } from './support.js';
+import { startPresenceLease, type PresenceLease } from '../../src/devices/presence.js';
 
 let app: TestApp;
 let orgId: string;
 let key: string;
+/** Opens are written under a live lease, as a socket server writes them: any worker's presence sweep leaves them be. */
+let lease: PresenceLease;
 
 beforeAll(async () => {
   app = await startDevicesApp({ onlineWindowSeconds: 1 });
   ({ org: { id: orgId }, key } = await app.createOrg());
+  lease = startPresenceLease(app.ctx, () => []);
+  await lease.ready;
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await lease.stop();
+  await app.close();
+});
 
 const device = async (id: string) => (await app.request('GET', `/v1/devices/${id}`, { key })).body;
 const setLastSeen = (id: string, secondsAgo: number) =>
@@ -39,7 +47,7 @@ describe('device status', () => {
 
   it('is online while a socket is open, however long ago the last heartbeat', async () => {
     const phone = await pairPhone(app, orgId);
-    const generation = await markSocket(app.ctx, phone.deviceId, true);
+    const generation = await markSocket(app.ctx, phone.deviceId, true, undefined, lease.processId);
     await setLastSeen(phone.deviceId, 3600);
     const open = await device(phone.deviceId);
     expect(open).toMatchObject({ status: 'online', socket: { connected: true } });
@@ -51,8 +59,8 @@ describe('device status', () => {
 
   it('a late close of an older socket does not hide a newer one', async () => {
     const phone = await pairPhone(app, orgId);
-    const first = await markSocket(app.ctx, phone.deviceId, true);
-    const second = await markSocket(app.ctx, phone.deviceId, true);
+    const first = await markSocket(app.ctx, phone.deviceId, true, undefined, lease.processId);
+    const second = await markSocket(app.ctx, phone.deviceId, true, undefined, lease.processId);
     expect(second).toBe(first! + 1);
     expect(await markSocket(app.ctx, phone.deviceId, false, first!)).toBeNull();
     expect((await device(phone.deviceId)).socket.connected).toBe(true);
@@ -62,21 +70,21 @@ describe('device status', () => {
 
   it('is revoked once revoked, whatever the socket and heartbeat say', async () => {
     const phone = await pairPhone(app, orgId);
-    await markSocket(app.ctx, phone.deviceId, true);
+    await markSocket(app.ctx, phone.deviceId, true, undefined, lease.processId);
     await heartbeat(app, phone.token, {});
     await app.request('DELETE', `/v1/devices/${phone.deviceId}`, { key });
     expect(await device(phone.deviceId)).toMatchObject({ status: 'revoked', socket: { connected: false } });
-    expect(await markSocket(app.ctx, phone.deviceId, true)).toBeNull();
+    expect(await markSocket(app.ctx, phone.deviceId, true, undefined, lease.processId)).toBeNull();
     expect((await device(phone.deviceId)).status).toBe('revoked');
   });
 
   it('marks many phones in one batch, a phone marked twice in its order, a stale close ignored', async () => {
     const [a, b, c] = [await pairPhone(app, orgId), await pairPhone(app, orgId), await pairPhone(app, orgId)];
-    const gb = await markSocket(app.ctx, b.deviceId, true);
+    const gb = await markSocket(app.ctx, b.deviceId, true, undefined, lease.processId);
     const results = await markSockets(app.ctx, [
-      { deviceId: a.deviceId, connected: true },
+      { deviceId: a.deviceId, connected: true, processId: lease.processId },
       { deviceId: b.deviceId, connected: false, generation: gb! - 1 },
-      { deviceId: c.deviceId, connected: true },
+      { deviceId: c.deviceId, connected: true, processId: lease.processId },
       { deviceId: a.deviceId, connected: false, generation: 1 },
     ]);
     expect(results).toEqual([1, null, 1, 1]);
@@ -88,7 +96,7 @@ describe('device status', () => {
   it('writes the opens and closes of many sockets at once, each answered with its own generation', async () => {
     const phones = await Promise.all(Array.from({ length: 20 }, () => pairPhone(app, orgId)));
     const mark = socketStateWriter(app.ctx);
-    const opened = await Promise.all(phones.map((p) => mark(p.deviceId, true)));
+    const opened = await Promise.all(phones.map((p) => mark(p.deviceId, true, undefined, lease.processId)));
     expect(opened).toEqual(phones.map(() => 1));
     const closed = await Promise.all(phones.map((p, i) => mark(p.deviceId, false, opened[i]!)));
     expect(closed).toEqual(opened);
