@@ -99,7 +99,7 @@ describe('lua/admitSend', () => {
   it('records each admission as a reservation scored by its admission time, keyed or not', async () => {
     await admit({ useKey: true, count: 2, limit: 10, now: 1000, batchId: 'bat_a' });
     await admit({ useKey: false, count: 3, limit: 10, now: 2000, batchId: 'bat_b' });
-    expect(await redis.zrange(ledger, 0, -1, 'WITHSCORES')).toEqual(['bat_a:2', '1000', 'bat_b:3', '2000']);
+    expect(await redis.zrange(ledger, '0', '-1', 'WITHSCORES')).toEqual(['bat_a:2', '1000', 'bat_b:3', '2000']);
   });
 
   it('takes over a key pending for longer than the takeover bound, counting the retry anew', async () => {
@@ -109,7 +109,7 @@ describe('lua/admitSend', () => {
     expect(await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' })).toEqual([3, '4']);
     expect(await redis.hgetall(idem)).toMatchObject({ s: 'pending', t: String(t0 + TAKEOVER_MS), b: 'bat_retry' });
     // the dead request's reservation stays for the reconciler to settle
-    expect(await redis.zrange(ledger, 0, -1)).toEqual(['bat_dead:2', 'bat_retry:2']);
+    expect(await redis.zrange(ledger, '0', '-1')).toEqual(['bat_dead:2', 'bat_retry:2']);
   });
 
   it('lets one of many concurrent retries take a stale key over; the others are told it is in flight', async () => {
