@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { every } from './periodic.js';
 import { reconcileAccepted, reconcileBatches, rebuildQueuesIfLost } from '../messages/reconciler.js';
+import { RESERVATION_SWEEP_MS, settleStaleReservations } from '../messages/reservations.js';
 import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
@@ -23,6 +24,9 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
+  // Daily counts of send requests whose process died: refunded unless their batch committed.
+  const reservationRecovery = every(RESERVATION_SWEEP_MS, 'reservation-recovery', ctx.log, () => settleStaleReservations(ctx));
+  stoppers.push(() => reservationRecovery.stop());
   stoppers.push((await startWebhookWorkers(ctx)).close);
   const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {
     await expireQueued(ctx);

@@ -6,30 +6,52 @@ import { idFloor } from '../ids/ids.js';
 import { MESSAGE_STATUSES } from './schemas.js';
 
 /**
- * A send request's admission (lua/admitSend-2.lua): idempotency replay or conflict, then the
- * daily limit, in one atomic step. An admitted request either completes (its response is stored
- * for replays) or is released (its count refunded, its key freed) when it fails before its
- * messages were committed.
+ * A send request's admission (lua/admitSend-3.lua): idempotency replay or conflict, then the
+ * daily limit, in one atomic step. The admitted count is also recorded as a reservation in the
+ * organization's ledger. An admitted request either completes (its response is stored for
+ * replays, its reservation dropped) or is released (lua/releaseSend-3.lua: its count refunded,
+ * its key freed) when it fails before its messages were committed. A request whose process dies
+ * does neither: a retry takes its key over after TAKEOVER_AFTER_MS, and the reconciler
+ * (reservations.ts) refunds its count after RESERVATION_LEASE_MS unless its batch committed.
  */
 const IDEMPOTENCY_TTL_SECONDS = 86_400;
 const PENDING_TTL_SECONDS = 120;
 
+export const SEND_TIMING = {
+  /** A retry meeting a key pending for longer than this takes it over (its holder most likely died). */
+  takeoverAfterMs: 5_000,
+  /**
+   * A send that has not reached COMMIT this long after its admission rolls back instead, so that
+   * the reconciler may refund a reservation older than the lease without a late commit behind it.
+   */
+  commitDeadlineMs: 30_000,
+  /** Age after which the reconciler settles a reservation: refunded unless its batch committed. */
+  reservationLeaseMs: 60_000,
+} as const;
+
 export type Admission =
   | { kind: 'replay'; responseJson: string }
-  | { kind: 'admitted'; complete(responseJson: string): Promise<void>; release(): Promise<void> };
+  | {
+      kind: 'admitted';
+      /** Wall-clock ms of the admission, the reservation's score (the commit deadline counts from it). */
+      admittedAt: number;
+      complete(responseJson: string): Promise<void>;
+      release(): Promise<void>;
+    };
 
 export async function admitSend(
   ctx: AppContext,
-  q: { orgId: string; dailyLimit: number; idempotencyKey?: string; requestHash: string; count: number },
+  q: { orgId: string; dailyLimit: number; idempotencyKey?: string; requestHash: string; count: number; batchId: string },
 ): Promise<Admission> {
   const k = ctx.keys.org(q.orgId);
-  const day = utcDay();
+  const admittedAt = Date.now();
+  const dailyKey = k.dailyCount(utcDay(new Date(admittedAt)));
   const idemKey = k.idempotency(q.idempotencyKey ?? '-');
-  const dailyKey = k.dailyCount(day);
+  const ledger = k.sendReservations();
   const useKey = q.idempotencyKey !== undefined;
   const run = () =>
-    runScript<[number, string]>(ctx.redis, 'admitSend', [idemKey, dailyKey], [
-      useKey ? 1 : 0, q.requestHash, q.count, q.dailyLimit, PENDING_TTL_SECONDS,
+    runScript<[number, string]>(ctx.redis, 'admitSend', [idemKey, dailyKey, ledger], [
+      useKey ? 1 : 0, q.requestHash, q.count, q.dailyLimit, PENDING_TTL_SECONDS, admittedAt, SEND_TIMING.takeoverAfterMs, q.batchId,
     ]);
 
   let [code, payload] = await run();
@@ -46,20 +68,53 @@ export async function admitSend(
       secondsToNextUtcDay(),
     );
   }
-  if (code !== 1) throw new Error(`admitSend returned ${code}`);
+  if (code === 3) ctx.log.warn({ orgId: q.orgId, idempotencyKey: q.idempotencyKey }, 'idempotency key taken over from a request that did not finish');
+  else if (code !== 1) throw new Error(`admitSend returned ${code}`);
 
+  const reservation = reservationMember(q.batchId, q.count);
   return {
     kind: 'admitted',
+    admittedAt,
     async complete(responseJson) {
-      if (!useKey) return;
-      await ctx.redis.multi().hset(idemKey, 's', 'done', 'r', responseJson).expire(idemKey, IDEMPOTENCY_TTL_SECONDS).exec();
+      if (!useKey) {
+        // Not awaited: the answer does not depend on it, and a reservation left behind is
+        // dropped by the reconciler once it sees the batch committed.
+        ctx.redis.zrem(ledger, reservation).catch((err: unknown) => ctx.log.warn({ err }, 'send reservation not dropped'));
+        return;
+      }
+      // h again: the record may have expired or been freed by a retry meanwhile.
+      await ctx.redis.multi()
+        .hset(idemKey, 'h', q.requestHash, 's', 'done', 'r', responseJson).expire(idemKey, IDEMPOTENCY_TTL_SECONDS)
+        .zrem(ledger, reservation)
+        .exec();
     },
     async release() {
-      const m = ctx.redis.multi().decrby(dailyKey, q.count);
-      if (useKey) m.del(idemKey);
-      await m.exec();
+      await releaseReservation(ctx, { orgId: q.orgId, reservation, admittedAt, idempotencyKey: q.idempotencyKey });
     },
   };
+}
+
+/** A reservation in the ledger: `<batchId>:<count>`. */
+export const reservationMember = (batchId: string, count: number) => `${batchId}:${count}`;
+
+export function parseReservation(member: string): { batchId: string; count: number } | undefined {
+  const at = member.lastIndexOf(':');
+  const count = Number(member.slice(at + 1));
+  return at > 0 && Number.isInteger(count) ? { batchId: member.slice(0, at), count } : undefined;
+}
+
+/** Refunds a reservation still in the ledger (at most once) and frees the key if it still holds it. */
+export async function releaseReservation(
+  ctx: AppContext,
+  r: { orgId: string; reservation: string; admittedAt: number; idempotencyKey?: string },
+): Promise<boolean> {
+  const parsed = parseReservation(r.reservation);
+  if (!parsed) throw new Error(`malformed send reservation ${r.reservation}`);
+  const k = ctx.keys.org(r.orgId);
+  const refunded = await runScript<number>(ctx.redis, 'releaseSend',
+    [k.idempotency(r.idempotencyKey ?? '-'), k.dailyCount(utcDay(new Date(r.admittedAt))), k.sendReservations()],
+    [r.reservation, parsed.count, parsed.batchId]);
+  return refunded === 1;
 }
 
 /** After Redis lost the day's counter, it is rebuilt from the messages Postgres holds for that day. */

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../app/context.js';
 import { inTransaction } from '../db/pool.js';
-import { errors } from '../errors/errors.js';
+import { errors, isHafatraError } from '../errors/errors.js';
 import { newId, newIds } from '../ids/ids.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { assertCanSend } from '../devices/eligibility.js';
-import { admitSend } from './admission.js';
+import { admitSend, SEND_TIMING, type Admission } from './admission.js';
 import { measureSms } from './encoding.js';
 import { normalizeRecipients } from './recipients.js';
 import { insertBatchMessages, type BatchFields } from './sql/insert-messages.js';
@@ -39,38 +39,9 @@ function requestHash(body: SendRequest): string {
  * by the reconciler should this process die (or Redis fail) first.
  */
 export async function sendMessages(ctx: AppContext, orgId: string, body: SendRequest, idempotencyKey?: string): Promise<SendResult> {
-  if (body.simSubscriptionId !== undefined && body.deviceId === undefined) {
-    throw errors.invalid('simSubscriptionId: requires deviceId');
-  }
-  const org = await findOrganization(ctx.db, orgId);
-  if (!org) throw errors.unauthorized();
-  const recipients = normalizeRecipients(body.to, org.defaultCountry);
-  const hash = requestHash(body);
-
-  const admission = await admitSend(ctx, { orgId, dailyLimit: org.dailyLimit, idempotencyKey, requestHash: hash, count: recipients.length });
-  if (admission.kind === 'replay') return answerOf(admission.responseJson);
-
-  let batch: PreparedBatch;
-  try {
-    // Redis forgot this key (flushed) but Postgres may remember it: a retry gets its original
-    // answer even if no phone could take a new send now.
-    if (idempotencyKey !== undefined && (await findBatchByKey(ctx.db, orgId, idempotencyKey))) {
-      const replay = await replayFromPostgres(ctx, orgId, idempotencyKey, hash);
-      await admission.release();
-      return replay;
-    }
-    await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
-    batch = prepareBatch(ctx, orgId, body, recipients);
-    if (!(await commitBatch(ctx, batch, hash, idempotencyKey))) {
-      const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
-      await admission.release();
-      return replay;
-    }
-  } catch (err) {
-    await admission.release();
-    throw err;
-  }
-
+  const step = await admitAndCommit(ctx, orgId, body, idempotencyKey);
+  if (step.kind === 'answered') return step.result;
+  const { batch, admission } = step;
   await dispatchBatch(ctx, [batch.fields.batchId], batch.entries).catch((err: unknown) => {
     // Durable but not on a queue yet: the reconciler dispatches the batch; the client still gets its 202.
     ctx.log.warn({ err, batchId: batch.fields.batchId }, 'dispatch deferred to the reconciler');
@@ -80,8 +51,64 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   return result;
 }
 
+export type SendStep =
+  | { kind: 'answered'; result: SendResult }
+  | { kind: 'committed'; batch: PreparedBatch; admission: Extract<Admission, { kind: 'admitted' }> };
+
+/**
+ * A send up to its commit: answered already (a replay), or committed and still to be dispatched
+ * and recorded for replays. A process dying right after this step is the worst case for a retry
+ * with the same key (the crash tests stop here).
+ */
+export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendRequest, idempotencyKey?: string): Promise<SendStep> {
+  if (body.simSubscriptionId !== undefined && body.deviceId === undefined) {
+    throw errors.invalid('simSubscriptionId: requires deviceId');
+  }
+  const org = await findOrganization(ctx.db, orgId);
+  if (!org) throw errors.unauthorized();
+  const recipients = normalizeRecipients(body.to, org.defaultCountry);
+  const hash = requestHash(body);
+  const batchId = newId('batch');
+  const answered = (result: SendResult): SendStep => ({ kind: 'answered', result });
+
+  let admission: Admission;
+  try {
+    admission = await admitSend(ctx, { orgId, dailyLimit: org.dailyLimit, idempotencyKey, requestHash: hash, count: recipients.length, batchId });
+  } catch (err) {
+    // Redis no longer knows a committed key (flushed, or taken over after a crash), so the
+    // admission counted its retry as a new send, and a full day refused it: the batch answers.
+    if (idempotencyKey !== undefined && isHafatraError(err) && err.code === 'rate_limited' && (await findBatchByKey(ctx.db, orgId, idempotencyKey))) {
+      return answered(await replayFromPostgres(ctx, orgId, idempotencyKey, hash));
+    }
+    throw err;
+  }
+  if (admission.kind === 'replay') return answered(answerOf(admission.responseJson));
+
+  try {
+    // Redis forgot this key (flushed, or its request died) but Postgres may remember it: a retry
+    // gets its original answer even if no phone could take a new send now.
+    if (idempotencyKey !== undefined && (await findBatchByKey(ctx.db, orgId, idempotencyKey))) {
+      const replay = await replayFromPostgres(ctx, orgId, idempotencyKey, hash);
+      await admission.release();
+      return answered(replay);
+    }
+    await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
+    const batch = prepareBatch(ctx, orgId, body, recipients, batchId);
+    if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt))) {
+      // Another request with this key committed first (one that took the key over, or the slow one it took over from).
+      const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
+      await admission.release();
+      return answered(replay);
+    }
+    return { kind: 'committed', batch, admission };
+  } catch (err) {
+    await admission.release();
+    throw err;
+  }
+}
+
 /** One send request, ready to write: the shared fields, each message as the API shows it, and its dispatch entry. */
-interface PreparedBatch {
+export interface PreparedBatch {
   fields: BatchFields;
   recipients: { id: string; to: string }[];
   messages: Message[];
@@ -92,13 +119,13 @@ interface PreparedBatch {
  * The hot part of a 500-recipient send: per recipient, only its id and number differ, so the
  * shared JSON and timestamps are formatted once and each message is one object literal.
  */
-function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: string[]): PreparedBatch {
+function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: string[], batchId: string): PreparedBatch {
   const measure = measureSms(body.body);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ctx.config.messageTtlSeconds * 1000);
   const fields: BatchFields = {
     orgId, body: body.body, status: 'queued', segments: measure.segments, encoding: measure.encoding,
-    requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId: newId('batch'),
+    requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId,
     resendOfId: body.resendOfId ?? null, createdAt: now, expiresAt,
   };
   const ids = newIds('message', to.length);
@@ -149,14 +176,20 @@ function answerOf(stored: string): SendResult {
   return { batchId: a.f.batchId, messages: acceptedMessages(a.f, a.ids.map((id, i) => ({ id, to: a.to[i]! }))) };
 }
 
-/** The batch row, its messages and their webhook events in one transaction; false when the idempotency key already has a batch. */
-async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, idempotencyKey: string | undefined): Promise<boolean> {
+/**
+ * The batch row, its messages and their webhook events in one transaction; false when the
+ * idempotency key already has a batch. Rolled back when it reaches its end past the commit
+ * deadline: the reconciler may then be refunding its reservation as the count of a dead request.
+ */
+async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, idempotencyKey: string | undefined, admittedAt: number): Promise<boolean> {
   const { fields } = batch;
   return inTransaction(ctx.db, async (tx) => {
     const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
     if (!(await insertBatch(tx, row))) return false;
     await insertBatchMessages(tx, fields, batch.recipients);
     await recordEvents(tx, fields.orgId, batch.messages.map((m) => ({ type: 'message.queued', data: () => m })));
+    const elapsedMs = Date.now() - admittedAt;
+    if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);
     return true;
   });
 }

@@ -9,6 +9,8 @@ export function redisKeys(prefix: string) {
     return {
       dailyCount: (utcDay: string) => `${base}:daily:${utcDay}`,
       idempotency: (key: string) => `${base}:idem:${key}`,
+      /** Send requests admitted (counted on the daily counter) and not yet finished: see lua/releaseSend-3.lua. */
+      sendReservations: () => `${base}:reserved`,
       orgQueue: () => `${base}:q`,
       deviceQueue: (deviceId: string) => `${base}:q:dev:${deviceId}`,
       queueMeta: () => `${base}:qmeta`,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { startApiProcess, type ApiProcess } from '../support/api-process.js';
 import { pairTestPhone, sendMessages, eventually, type TestPhone } from '../support/phones.js';
 import type { Job } from '../../src/phone/protocol.js';
 
@@ -10,30 +9,17 @@ import type { Job } from '../../src/phone/protocol.js';
  * and Redis: a send taken by either reaches phones held by both, each message once.
  */
 let a: TestApp;
-let child: ChildProcess;
+let b: ApiProcess;
 let bUrl: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   a = await startTestApp();
-  const port = await freePort();
-  bUrl = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'api'], {
-    env: { ...process.env, DATABASE_URL: a.ctx.config.databaseUrl, REDIS_URL: a.ctx.config.redisUrl, HAFATRA_REDIS_PREFIX: a.ctx.config.redisPrefix, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await eventually(async () => (await fetch(`${bUrl}/openapi.json`).then((r) => r.ok, () => false)), 20_000, 'the second API process');
+  b = await startApiProcess(a);
+  bUrl = b.url;
 }, 30_000);
 
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  b?.stop();
   await a?.close();
 });
 

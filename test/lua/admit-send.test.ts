@@ -8,16 +8,27 @@ afterAll(() => redis.quit());
 let n = 0;
 let idem: string;
 let daily: string;
+let ledger: string;
 beforeEach(async () => {
   n++;
   idem = key(`idem${n}`);
   daily = key(`daily${n}`);
+  ledger = key(`reserved${n}`);
   await redis.set(daily, 0);
 });
 
-/** admitSend(KEYS idem, daily; ARGV useKey, hash, count, limit, pendingTtl) */
-const admit = (o: { useKey?: boolean; hash?: string; count: number; limit: number }) =>
-  runScript<[number, string]>(redis, 'admitSend', [idem, daily], [o.useKey ? 1 : 0, o.hash ?? 'h1', o.count, o.limit, 120]);
+const TAKEOVER_MS = 5000;
+let batches = 0;
+
+/** admitSend(KEYS idem, daily, ledger; ARGV useKey, hash, count, limit, pendingTtl, now, takeoverMs, batchId) */
+const admit = (o: { useKey?: boolean; hash?: string; count: number; limit: number; now?: number; batchId?: string }) =>
+  runScript<[number, string]>(redis, 'admitSend', [idem, daily, ledger], [
+    o.useKey ? 1 : 0, o.hash ?? 'h1', o.count, o.limit, 120, o.now ?? Date.now(), TAKEOVER_MS, o.batchId ?? `bat_${++batches}`,
+  ]);
+
+/** releaseSend(KEYS idem, daily, ledger; ARGV reservation, count, batchId) */
+const release = (batchId: string, count: number) =>
+  runScript<number>(redis, 'releaseSend', [idem, daily, ledger], [`${batchId}:${count}`, count, batchId]);
 
 describe('lua/admitSend', () => {
   it('admits up to the limit exactly, then refuses without counting', async () => {
@@ -39,9 +50,9 @@ describe('lua/admitSend', () => {
     expect(await redis.exists(daily, idem)).toBe(0);
   });
 
-  it('marks a new idempotency key pending with its request hash and a TTL', async () => {
-    expect(await admit({ useKey: true, hash: 'abc', count: 2, limit: 10 })).toEqual([1, '2']);
-    expect(await redis.hgetall(idem)).toEqual({ h: 'abc', s: 'pending' });
+  it('marks a new idempotency key pending with its request hash, admission time, batch and a TTL', async () => {
+    expect(await admit({ useKey: true, hash: 'abc', count: 2, limit: 10, now: 1000, batchId: 'bat_a' })).toEqual([1, '2']);
+    expect(await redis.hgetall(idem)).toEqual({ h: 'abc', s: 'pending', t: '1000', b: 'bat_a' });
     const ttl = await redis.ttl(idem);
     expect(ttl).toBeGreaterThan(100);
     expect(ttl).toBeLessThanOrEqual(120);
@@ -85,9 +96,81 @@ describe('lua/admitSend', () => {
     expect(await admit({ useKey: false, hash: 'h1', count: 1, limit: 10 })).toEqual([1, '1']);
   });
 
+  it('records each admission as a reservation scored by its admission time, keyed or not', async () => {
+    await admit({ useKey: true, count: 2, limit: 10, now: 1000, batchId: 'bat_a' });
+    await admit({ useKey: false, count: 3, limit: 10, now: 2000, batchId: 'bat_b' });
+    expect(await redis.zrange(ledger, '0', '-1', 'WITHSCORES')).toEqual(['bat_a:2', '1000', 'bat_b:3', '2000']);
+  });
+
+  it('takes over a key pending for longer than the takeover bound, counting the retry anew', async () => {
+    const t0 = 1_000_000;
+    await admit({ useKey: true, count: 2, limit: 10, now: t0, batchId: 'bat_dead' });
+    expect(await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS - 1, batchId: 'bat_early' })).toEqual([-2, '']);
+    expect(await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' })).toEqual([3, '4']);
+    expect(await redis.hgetall(idem)).toMatchObject({ s: 'pending', t: String(t0 + TAKEOVER_MS), b: 'bat_retry' });
+    // the dead request's reservation stays for the reconciler to settle
+    expect(await redis.zrange(ledger, '0', '-1')).toEqual(['bat_dead:2', 'bat_retry:2']);
+  });
+
+  it('lets one of many concurrent retries take a stale key over; the others are told it is in flight', async () => {
+    const now = Date.now();
+    await admit({ useKey: true, count: 1, limit: 100, now: now - 60_000 });
+    const results = await Promise.all(Array.from({ length: 20 }, () => admit({ useKey: true, count: 1, limit: 100, now })));
+    expect(results.filter(([code]) => code === 3)).toHaveLength(1);
+    expect(results.filter(([code]) => code === -2)).toHaveLength(19);
+  });
+
+  it('takes over a pending record written without an admission time (before takeovers existed)', async () => {
+    await redis.hset(idem, 'h', 'h1', 's', 'pending');
+    expect((await admit({ useKey: true, count: 1, limit: 10 }))[0]).toBe(3);
+  });
+
   it('never passes the limit under 50 concurrent admissions', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => admit({ count: 3, limit: 100 })));
     expect(results.filter(([code]) => code === 1)).toHaveLength(33);
     expect(await redis.get(daily)).toBe('99');
+  });
+});
+
+describe('lua/releaseSend', () => {
+  it('refunds a reservation once and frees the key it holds', async () => {
+    await admit({ useKey: true, count: 3, limit: 10, batchId: 'bat_a' });
+    expect(await release('bat_a', 3)).toBe(1);
+    expect(await release('bat_a', 3)).toBe(0); // the request and the reconciler may both try
+    expect(await redis.get(daily)).toBe('0');
+    expect(await redis.exists(idem)).toBe(0);
+    expect(await redis.zcard(ledger)).toBe(0);
+  });
+
+  it('refunds but leaves the key alone once a retry took it over', async () => {
+    const t0 = 1_000_000;
+    await admit({ useKey: true, count: 2, limit: 10, now: t0, batchId: 'bat_slow' });
+    await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' });
+    expect(await release('bat_slow', 2)).toBe(1);
+    expect(await redis.get(daily)).toBe('2');
+    expect(await redis.hget(idem, 'b')).toBe('bat_retry');
+  });
+
+  it('leaves a done key alone', async () => {
+    await admit({ useKey: true, count: 2, limit: 10, batchId: 'bat_a' });
+    await redis.hset(idem, 's', 'done', 'r', 'stored');
+    await release('bat_a', 2);
+    expect(await redis.hget(idem, 'r')).toBe('stored');
+  });
+
+  it('refunds nothing after Redis lost the reservation (its counter was recounted without it)', async () => {
+    await admit({ count: 2, limit: 10, batchId: 'bat_a' });
+    await redis.del(ledger);
+    await redis.set(daily, 7);
+    expect(await release('bat_a', 2)).toBe(0);
+    expect(await redis.get(daily)).toBe('7');
+  });
+
+  it('never creates a counter Redis lost (a counter of -2 would never be recounted)', async () => {
+    await admit({ count: 2, limit: 10, batchId: 'bat_a' });
+    await redis.del(daily);
+    expect(await release('bat_a', 2)).toBe(0);
+    expect(await redis.exists(daily)).toBe(0);
+    expect(await redis.zcard(ledger)).toBe(0);
   });
 });

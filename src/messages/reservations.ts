@@ -1,0 +1,58 @@
+import type { AppContext } from '../app/context.js';
+import { parseReservation, releaseReservation, SEND_TIMING } from './admission.js';
+
+const ORGS_PER_ROUND = 500;
+const PER_ORG = 1000;
+
+/** How often a worker looks for reservations left by dead requests (each pass reads every organization's ledger). */
+export const RESERVATION_SWEEP_MS = 10_000;
+
+/**
+ * Settles the daily-count reservations of send requests that never finished because their
+ * process died between admission and the end of the request. Past the lease, a request still
+ * alive can no longer commit (its commit deadline is half the lease), so the batch row decides:
+ * committed, the count stands (the reservation is dropped); not committed, the count is refunded.
+ * After this the day's counter equals the messages Postgres holds again. Safe on several workers
+ * at once: a reservation is refunded only by the call that removes it from the ledger.
+ */
+export async function settleStaleReservations(ctx: AppContext, now = Date.now()): Promise<number> {
+  const cutoff = now - SEND_TIMING.reservationLeaseMs;
+  let refunded = 0;
+  let after = '';
+  for (;;) {
+    const { rows } = await ctx.db.query('SELECT id FROM organizations WHERE id > $1 ORDER BY id LIMIT $2', [after, ORGS_PER_ROUND]);
+    const orgIds = rows.map((r) => r.id as string);
+    if (orgIds.length === 0) return refunded;
+    refunded += await settleOrgs(ctx, orgIds, cutoff);
+    if (orgIds.length < ORGS_PER_ROUND) return refunded;
+    after = orgIds[orgIds.length - 1]!;
+  }
+}
+
+async function settleOrgs(ctx: AppContext, orgIds: string[], cutoff: number): Promise<number> {
+  const read = ctx.redis.pipeline();
+  for (const orgId of orgIds) read.zrangebyscore(ctx.keys.org(orgId).sendReservations(), '-inf', cutoff, 'WITHSCORES', 'LIMIT', 0, PER_ORG);
+  const results = (await read.exec()) ?? [];
+  const stale: { orgId: string; reservation: string; admittedAt: number; batchId?: string }[] = [];
+  results.forEach(([err, flat], i) => {
+    if (err) throw err;
+    const list = flat as string[];
+    for (let j = 0; j < list.length; j += 2) {
+      const reservation = list[j]!;
+      stale.push({ orgId: orgIds[i]!, reservation, admittedAt: Number(list[j + 1]), batchId: parseReservation(reservation)?.batchId });
+    }
+  });
+  if (stale.length === 0) return 0;
+
+  const { rows } = await ctx.db.query('SELECT id FROM batches WHERE id = ANY($1::text[])', [stale.flatMap((s) => (s.batchId ? [s.batchId] : []))]);
+  const committed = new Set(rows.map((r) => r.id as string));
+  const drop = ctx.redis.pipeline();
+  let refunded = 0;
+  for (const s of stale) {
+    if (s.batchId === undefined || committed.has(s.batchId)) drop.zrem(ctx.keys.org(s.orgId).sendReservations(), s.reservation);
+    else if (await releaseReservation(ctx, s)) refunded++;
+  }
+  await drop.exec();
+  if (refunded > 0) ctx.log.warn({ refunded }, 'daily counts of send requests that died before committing refunded');
+  return refunded;
+}
