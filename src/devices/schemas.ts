@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../http/schema-kit.js';
 
 /** The resources and bodies of the devices domain: /v1/devices and the phone's /device/v1. */
 
@@ -55,15 +55,16 @@ export type Device = Static<typeof DeviceSchema>;
 
 export const DeviceListSchema = Type.Object({ devices: Type.Array(DeviceSchema) });
 
-const SimId = Type.Integer({ minimum: 0, errorMessage: 'must be an integer >= 0' });
+/** Android's subscription ids are small non-negative integers, stored in integer columns. */
+const SimId = Int('integer', { minimum: 0 });
 
 export const UpdateDeviceBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, errorMessage: 'must be a string of 1 to 128 characters' })),
+    name: Type.Optional(Text({ minLength: 1, maxLength: 128, errorMessage: 'must be a string of 1 to 128 characters' })),
     draining: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
     outboundEnabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
     defaultSimSubscriptionId: Type.Optional(
-      Type.Union([SimId, Type.Null()], { errorMessage: 'must be an integer >= 0, or null' }),
+      Type.Union([SimId, Type.Null()], { errorMessage: `must be an integer from 0 to ${SimId.maximum}, or null` }),
     ),
   },
   { additionalProperties: false, errorMessage: 'allowed fields are name, draining, outboundEnabled, defaultSimSubscriptionId' },
@@ -72,17 +73,23 @@ export type UpdateDeviceBody = Static<typeof UpdateDeviceBody>;
 
 // ---- /device/v1: what the phone sends ----
 
-const OptionalText = (max: number) =>
-  Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()], { errorMessage: `must be a string of at most ${max} characters, or null` }));
-const OptionalCount = Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { errorMessage: 'must be an integer >= 0, or null' }));
+/** A string the app itself writes (U+0000 refused), or null. */
+const OptionalText = (max: number, kind: typeof Text | typeof RadioText = Text) =>
+  Type.Optional(Type.Union([kind({ maxLength: max }), Type.Null()], { errorMessage: `must be a string of at most ${max} characters, or null` }));
+/** Read from the SIM and the network by Android: U+0000 in it is removed, not refused. */
+const OptionalSimText = (max: number) => OptionalText(max, RadioText);
+const OptionalCount = (column: 'integer' | 'bigint') => {
+  const count = Int(column, { minimum: 0 });
+  return Type.Optional(Type.Union([count, Type.Null()], { errorMessage: `must be an integer from 0 to ${count.maximum}, or null` }));
+};
 
 export const ReportedSim = Type.Object({
   subscriptionId: SimId,
-  slotIndex: OptionalCount,
-  carrierName: OptionalText(128),
-  displayName: OptionalText(128),
-  phoneNumber: OptionalText(32),
-  countryIso: OptionalText(8),
+  slotIndex: OptionalCount('integer'),
+  carrierName: OptionalSimText(128),
+  displayName: OptionalSimText(128),
+  phoneNumber: OptionalSimText(32),
+  countryIso: OptionalSimText(8),
 });
 export type ReportedSim = Static<typeof ReportedSim>;
 
@@ -100,13 +107,13 @@ export const IsoDateTime = Type.String({
 export const HeartbeatBody = Type.Object({
   battery: Type.Optional(
     Type.Object({
-      percent: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], { errorMessage: 'must be an integer from 0 to 100, or null' }),
+      percent: Type.Union([Int('integer', { minimum: 0, maximum: 100 }), Type.Null()], { errorMessage: 'must be an integer from 0 to 100, or null' }),
       charging: Type.Union([Type.Boolean(), Type.Null()], { errorMessage: 'must be true, false or null' }),
     }),
   ),
   networkType: OptionalText(32),
-  uptimeSeconds: OptionalCount,
-  freeStorageBytes: OptionalCount,
+  uptimeSeconds: OptionalCount('bigint'),
+  freeStorageBytes: OptionalCount('bigint'),
   appVersion: OptionalText(64),
   sims: Type.Optional(Type.Array(ReportedSim, { maxItems: 16, errorMessage: 'must be an array of at most 16 SIM cards' })),
   defaultSmsApp: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
@@ -123,10 +130,10 @@ export const HeartbeatReplySchema = Type.Object({
 });
 
 export const PairBody = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: 32, errorMessage: 'must be the pairing code (a string of at most 32 characters)' }),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, errorMessage: 'must be a string of 1 to 128 characters' })),
-  model: Type.Optional(Type.String({ maxLength: 128, errorMessage: 'must be a string of at most 128 characters' })),
-  appVersion: Type.Optional(Type.String({ maxLength: 64, errorMessage: 'must be a string of at most 64 characters' })),
+  code: Text({ minLength: 1, maxLength: 32, errorMessage: 'must be the pairing code (a string of at most 32 characters)' }),
+  name: Type.Optional(Text({ minLength: 1, maxLength: 128, errorMessage: 'must be a string of 1 to 128 characters' })),
+  model: Type.Optional(Text({ maxLength: 128, errorMessage: 'must be a string of at most 128 characters' })),
+  appVersion: Type.Optional(Text({ maxLength: 64, errorMessage: 'must be a string of at most 64 characters' })),
 });
 export type PairBody = Static<typeof PairBody>;
 

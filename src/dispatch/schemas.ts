@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PathId, DateTime } from '../http/schema-kit.js';
+import { PathId, DateTime, Int } from '../http/schema-kit.js';
 import { IsoDateTime } from '../devices/schemas.js';
 
 export const REPORTABLE = ['sending', 'sent', 'delivered', 'failed'] as const;
@@ -23,7 +23,7 @@ export const StatusReportsBody = Type.Object(
 );
 
 export const ClaimBody = Type.Object(
-  { max: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'must be an integer from 1 to 100' })) },
+  { max: Type.Optional(Int('integer', { minimum: 1, maximum: 100 })) },
   { additionalProperties: false },
 );
 

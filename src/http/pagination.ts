@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errors } from '../errors/errors.js';
+import { Int, Text } from './schema-kit.js';
 
 /**
  * Lists are newest first over time-sortable ids, so a page boundary is an id: rows created after
@@ -9,8 +10,8 @@ import { errors } from '../errors/errors.js';
 export const DEFAULT_PAGE_SIZE = 50;
 
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, errorMessage: 'must be an integer from 1 to 100' })),
-  before: Type.Optional(Type.String({ minLength: 1, maxLength: 200, errorMessage: 'must be a nextCursor of a previous page (at most 200 characters)' })),
+  limit: Type.Optional(Int('integer', { minimum: 1, maximum: 100 })),
+  before: Type.Optional(Text({ minLength: 1, maxLength: 200, errorMessage: 'must be a nextCursor of a previous page (at most 200 characters)' })),
 };
 
 export function encodeCursor(id: string): string {

@@ -1,10 +1,17 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { DefaultErrorFunction, SetErrorFunction, type ValueError } from '@sinclair/typebox/errors';
+import { DefaultErrorFunction, SetErrorFunction, ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { errors } from '../errors/errors.js';
+import { STRIP_NUL } from './schema-kit.js';
 
 // A schema may carry its own human sentence in `errorMessage`; otherwise typebox's default.
+// A string refused for holding U+0000 says so: its schema's sentence ("at most 128 characters")
+// would send the client looking for the wrong fault.
 SetErrorFunction((param) => {
+  const nul = typeof param.value === 'string' && param.value.includes('\u0000');
+  if (nul && (param.errorType === ValueErrorType.StringPattern || param.errorType === ValueErrorType.Union)) {
+    return 'must not contain U+0000 (NUL)';
+  }
   const custom = (param.schema as { errorMessage?: unknown }).errorMessage;
   return typeof custom === 'string' ? custom : DefaultErrorFunction(param);
 });
@@ -59,12 +66,43 @@ function coerceQuery(schema: TSchema, value: unknown): unknown {
   return out;
 }
 
+type Node = TSchema & { properties?: Record<string, Node>; items?: Node; anyOf?: Node[]; allOf?: Node[] };
+
+function children(schema: Node): Node[] {
+  return [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])];
+}
+
+function marksStripNul(schema: Node): boolean {
+  return (schema as Record<string, unknown>)[STRIP_NUL] === true || children(schema).some(marksStripNul);
+}
+
+/**
+ * A copy of `value` with U+0000 removed from every string its schema marks RadioText (text from
+ * the phone's radio, stored without it instead of refused). Other values are returned as they are.
+ */
+function stripNul(schema: Node, value: unknown): unknown {
+  if (typeof value === 'string') {
+    const marked = (schema as Record<string, unknown>)[STRIP_NUL] === true || (schema.anyOf ?? []).some((s) => (s as Record<string, unknown>)[STRIP_NUL] === true);
+    return marked && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+  }
+  if (Array.isArray(value)) return schema.items ? value.map((v) => stripNul(schema.items!, v)) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  // A union of objects (none today) would need the matching variant; objects are walked by their own properties.
+  const object = (schema.anyOf ?? []).find((s) => s.properties) ?? schema;
+  if (!object.properties) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [name, prop] of Object.entries(object.properties)) if (name in out) out[name] = stripNul(prop, out[name]);
+  return out;
+}
+
 /** Compiles once at route registration; check() throws a 400 naming the first offending field. */
 export function compileValidator<T extends TSchema>(schema: T, opts: { coerce?: boolean } = {}): Validator<T> {
   const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
+  const strips = marksStripNul(schema);
   return {
     check(value, root) {
-      const candidate = opts.coerce ? coerceQuery(schema, value) : value;
+      let candidate = opts.coerce ? coerceQuery(schema, value) : value;
+      if (strips) candidate = stripNul(schema, candidate);
       if (compiled.Check(candidate)) return candidate as Static<T>;
       const found = compiled.Errors(candidate).First();
       const first = found ? mostSpecific(found) : undefined;

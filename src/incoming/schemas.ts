@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime, PathId } from '../http/schema-kit.js';
+import { DateTime, Int, Nullable, NullableDateTime, PathId, RadioText, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 
 const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$';
@@ -7,19 +7,21 @@ const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?
 /** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
 export const IncomingSmsBody = Type.Object(
   {
-    clientId: Type.String({ minLength: 1, maxLength: 128, errorMessage: "must be the phone's own id of the SMS (1 to 128 characters)" }),
-    from: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be the raw originating address (1 to 64 characters)' }),
-    body: Type.String({ maxLength: 10_000, errorMessage: 'must be a string of at most 10000 characters' }),
-    receivedAt: Type.String({ pattern: ISO_DATE_TIME, errorMessage: 'must be an ISO 8601 date-time with a time zone, e.g. 2025-01-06T16:15:00Z' }),
-    simSubscriptionId: Type.Optional(Type.Integer({ minimum: 0, errorMessage: 'must be an integer >= 0' })),
+    clientId: Text({ minLength: 1, maxLength: 128, errorMessage: "must be the phone's own id of the SMS (1 to 128 characters)" }),
+    // The sender and the text are the network's: U+0000 is removed, so the SMS is still stored.
+    from: RadioText({ minLength: 1, maxLength: 64, errorMessage: 'must be the raw originating address (1 to 64 characters)' }),
+    body: RadioText({ maxLength: 10_000, errorMessage: 'must be a string of at most 10000 characters' }),
+    receivedAt: Text({ pattern: ISO_DATE_TIME, errorMessage: 'must be an ISO 8601 date-time with a time zone, e.g. 2025-01-06T16:15:00Z' }),
+    simSubscriptionId: Type.Optional(Int('integer', { minimum: 0 })),
     part: Type.Optional(
       Type.Object(
         {
-          ref: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 0 })], {
+          // Kept as text (the join's group key): an integer only needs to stay exact.
+          ref: Type.Union([Text({ minLength: 1, maxLength: 64 }), Int('bigint', { minimum: 0 })], {
             errorMessage: 'must be the concatenation reference (string or integer)',
           }),
-          index: Type.Integer({ minimum: 1, maximum: 10, errorMessage: 'must be an integer from 1 to count' }),
-          count: Type.Integer({ minimum: 2, maximum: 10, errorMessage: 'must be an integer from 2 to 10' }),
+          index: Int('integer', { minimum: 1, maximum: 10, errorMessage: 'must be an integer from 1 to count' }),
+          count: Int('integer', { minimum: 2, maximum: 10 }),
         },
         { additionalProperties: false },
       ),

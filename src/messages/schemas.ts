@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime, PathId } from '../http/schema-kit.js';
+import { DateTime, Int, Nullable, NullableDateTime, PathId, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 
 export const MESSAGE_STATUSES = [
@@ -8,16 +8,16 @@ export const MESSAGE_STATUSES = [
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const TERMINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown']);
 
-const Recipient = Type.String({ minLength: 1, maxLength: 32, errorMessage: 'each recipient must be a string of 1 to 32 characters' });
+const Recipient = Text({ minLength: 1, maxLength: 32, errorMessage: 'each recipient must be a string of 1 to 32 characters' });
 
 export const SendMessagesBody = Type.Object(
   {
     to: Type.Union([Recipient, Type.Array(Recipient, { minItems: 1, maxItems: 500 })], {
       errorMessage: 'must be a phone number string (at most 32 characters) or an array of 1 to 500 of them',
     }),
-    body: Type.String({ minLength: 1, maxLength: 1600, errorMessage: 'must be a string of 1 to 1600 characters' }),
+    body: Text({ minLength: 1, maxLength: 1600, errorMessage: 'must be a string of 1 to 1600 characters' }),
     deviceId: Type.Optional(PathId),
-    simSubscriptionId: Type.Optional(Type.Integer({ minimum: 0, errorMessage: 'must be an integer >= 0' })),
+    simSubscriptionId: Type.Optional(Int('integer', { minimum: 0 })),
   },
   { additionalProperties: false },
 );

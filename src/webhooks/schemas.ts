@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { DateTime, Nullable, NullableDateTime, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { EVENT_TYPES } from '../events/record-events.js';
 import { MAX_WEBHOOK_URL_LENGTH } from './delivery/safe-url.js';
@@ -12,13 +12,13 @@ export const UNFINISHED_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending
 /** An organization may register this many endpoints; the next one is 409 conflict. */
 export const MAX_ENDPOINTS_PER_ORG = 20;
 
-const Url = Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH, errorMessage: `must be an https URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters` });
+const Url = Text({ minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH, errorMessage: `must be an https URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters` });
 const EventTypeList = Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), {
   minItems: 1,
   maxItems: EVENT_TYPES.length * 4,
   errorMessage: `must be a non-empty array of event types (${EVENT_TYPES.join(', ')})`,
 });
-const DescriptionField = Type.Union([Type.String({ maxLength: 256 }), Type.Null()], {
+const DescriptionField = Type.Union([Text({ maxLength: 256 }), Type.Null()], {
   errorMessage: 'must be a string of at most 256 characters, or null',
 });
 

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import type { TemplatedApp } from '../../src/http/uws.js';
 import { startTestApp, type TestApp } from './harness.js';
@@ -8,6 +9,7 @@ import { syncDeviceState } from '../../src/devices/device-state.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
 import { attachDeviceSockets, type DeviceSockets } from '../../src/dispatch/socket-server.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
+import { DeviceProtocolError } from '../../src/phone/protocol.js';
 
 /** A test API process with phone authentication and the /device/v1/socket endpoint. */
 export interface PhoneTestApp extends TestApp {
@@ -92,4 +94,11 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Asserts a phone's frame was answered with an `error` frame of `code` whose message matches. */
+export async function expectFrameError(sent: Promise<unknown>, code: string, message: RegExp): Promise<void> {
+  const err = await sent.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(DeviceProtocolError);
+  expect({ code: (err as DeviceProtocolError).code, message: (err as DeviceProtocolError).message }).toEqual({ code, message: expect.stringMatching(message) });
 }
