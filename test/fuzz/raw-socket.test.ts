@@ -74,6 +74,16 @@ describe('raw-socket garbage', () => {
     }
   });
 
+  it('lets go of a body cut short: closing the API does not wait for it (it used to wait its whole 10 s grace)', async () => {
+    const other = await startTestApp();
+    const { key: otherKey } = await other.createOrg();
+    const head = `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${otherKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"to"`;
+    for (let i = 0; i < 3; i++) expect((await rawRequest(other.url, head, { endAfterWrite: true })).ended).toBe('closed');
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it.each([BODY_LIMIT + 1, 4 * BODY_LIMIT, 1024 * 1024])('answers 413 in the error shape to a body of %i bytes (limit 4096)', async (size) => {
     const before = await rowCounts(app, orgId);
     const body = `{"to":"+261341234567","body":"${'x'.repeat(size)}"}`.slice(0, size);
