@@ -1,17 +1,25 @@
 import type { HttpResponse } from './uws.js';
+import type { ResponseState } from './reply.js';
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; tooLarge: true };
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; tooLarge: true } | { ok: false; aborted: true };
 
 /**
  * Collects the request body. Must be called synchronously inside the uWS handler: the chunks
  * are neutered once onData returns, so each one is copied at once. Bytes are counted here,
- * because this uWS version has no body limit of its own.
+ * because this uWS version has no body limit of its own. A client that goes away before the last
+ * chunk (a Content-Length larger than what it sent) ends the wait: otherwise the request would
+ * stay in flight for good, and shutdown would wait its whole grace for it.
  */
-export function readBody(res: HttpResponse, limit: number): Promise<BodyResult> {
+export function readBody(res: HttpResponse, state: ResponseState, limit: number): Promise<BodyResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    state.onAbort = () => {
+      if (done) return;
+      done = true;
+      resolve({ ok: false, aborted: true });
+    };
     res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;

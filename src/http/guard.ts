@@ -26,6 +26,7 @@ export function guarded<Rest extends unknown[]>(
     const state: ResponseState = { aborted: false, done: false };
     res.onAborted(() => {
       state.aborted = true;
+      state.onAbort?.();
     });
     const requestId = newId('request');
     try {

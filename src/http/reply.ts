@@ -15,6 +15,8 @@ export interface Reply {
 export interface ResponseState {
   aborted: boolean;
   done: boolean;
+  /** Called once when the client goes away (uWS keeps one onAborted handler: this is its one listener). */
+  onAbort?: () => void;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

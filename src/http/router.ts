@@ -150,7 +150,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
       params,
       clientAddress: route.clientAddress ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
     };
-    const body = takesBody ? readBody(res, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
+    const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
     deps.inflight.count++;
     handle(res, state, route, copied, body, bodyValidator, queryValidator, deps).finally(() => deps.inflight.count--);
   }));
@@ -185,10 +185,12 @@ async function handle(
     prefetched = route.prefetch && paramsValid ? route.prefetch(copied.params) : undefined;
     prefetched?.catch(() => undefined); // observed by the handler; dropped if authentication fails
     const bodyResult = await bodyPromise;
+    // Nobody is left to answer; nothing of the request is read or written.
+    if ('aborted' in bodyResult) throw errors.invalid('body: the connection closed before the body was complete');
     const principal = await authenticate(route.auth, copied.headers.authorization, deps.authenticators);
     if (!paramsValid) throw errors.notFound('resource');
     const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
-    if (!bodyResult.ok) throw errors.tooLarge(deps.bodyLimitBytes);
+    if ('tooLarge' in bodyResult) throw errors.tooLarge(deps.bodyLimitBytes);
     let body: unknown = undefined;
     if (bodyValidator) {
       if (!isJson(copied.headers.contentType)) throw errors.unsupportedMediaType();
