@@ -1,5 +1,6 @@
 import type { AppContext } from './context.js';
 import { createHttpServer } from '../http/server.js';
+import { startCompatListener } from '../http/compat-listener.js';
 import { apiKeyAuthenticator } from '../auth/authenticate-api-key.js';
 import { errors } from '../errors/errors.js';
 import { apiRoutes } from './routes.js';
@@ -9,6 +10,8 @@ import type { TemplatedApp } from '../http/uws.js';
 
 export interface ApiServer {
   port: number;
+  /** The HAFATRA_COMPAT_PORT listener's port, when enabled. */
+  compatPort: number | null;
   close(): Promise<void>;
 }
 
@@ -38,9 +41,15 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   );
   const port = await server.listen(ctx.config.host, ctx.config.port);
   ctx.log.info({ port }, 'API listening');
+  const compat = ctx.config.compatPort === null
+    ? null
+    : await startCompatListener({ host: ctx.config.host, port: ctx.config.compatPort, upstreamPort: port, log: ctx.log });
+  if (compat) ctx.log.info({ port: compat.port }, 'compatibility listener (HTTP/1.0, pipelining) listening');
   return {
     port,
+    compatPort: compat?.port ?? null,
     async close() {
+      await compat?.close();
       await server.close();
       await ext.onClose?.();
     },

@@ -26,6 +26,8 @@ export interface RequestOptions {
 export interface TestApp {
   ctx: AppContext;
   url: string;
+  /** The HAFATRA_COMPAT_PORT listener's port, when the test enabled it. */
+  compatPort: number | null;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
   createOrg(settings?: OrganizationSettings): Promise<{ org: Organization; key: string }>;
   createKey(orgId: string, scopes: readonly Scope[], extra?: { expiresAt?: Date; ratePerSecond?: number; rateBurst?: number }): Promise<{ id: string; key: string }>;
@@ -61,6 +63,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, ext?: ApiExt
   return {
     ctx,
     url,
+    compatPort: server.compatPort,
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { pairTestPhone, startPhoneTestApp, type PhoneTestApp } from '../support/phones.js';
+import { loadConfig } from '../../src/config/config.js';
+import { connectRaw, rawGet, type RawResponse } from '../support/raw-http-client.js';
+
+// uWS 20.30 never answers HTTP/1.0 (nor HTTP/1.1 without Host) and closes a connection whose
+// second request arrives while the first is being answered: HAFATRA_COMPAT_PORT answers them.
+let app: PhoneTestApp;
+let key: string;
+let token: string;
+let compat: number;
+
+beforeAll(async () => {
+  app = await startPhoneTestApp({ compatPort: 0 });
+  const made = await app.createOrg();
+  key = made.key;
+  ({ token } = await pairTestPhone(app, made.org.id));
+  compat = app.compatPort!;
+});
+afterAll(() => app.close());
+
+const json = (r: RawResponse) => JSON.parse(r.body.toString('utf8'));
+const withKey = `Authorization: Bearer ${'KEY'}\r\n`;
+const auth = (text: string) => text.replace('KEY', key);
+
+describe('the compatibility listener', () => {
+  it('answers HTTP/1.0, as nginx speaks to its backends by default, and closes as 1.0 expects', async () => {
+    const c = await connectRaw(compat);
+    c.send('GET /openapi.json HTTP/1.0\r\n\r\n');
+    const [res] = await c.responses(1);
+    expect(res!.status).toBe(200);
+    expect(res!.headers['content-type']).toMatch(/^application\/json/);
+    expect(json(res!).openapi).toBe('3.1.0');
+    await c.closed;
+  });
+
+  it('answers HTTP/1.0 keep-alive, with the API key and error shape intact', async () => {
+    const c = await connectRaw(compat);
+    c.send('GET /v1/messages?limit=1 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n');
+    const [refused] = await c.responses(1);
+    expect(refused!.status).toBe(401);
+    expect(json(refused!).error).toMatchObject({ code: 'unauthorized', requestId: refused!.headers['x-request-id'] });
+    c.send(auth(`GET /v1/messages?limit=1 HTTP/1.0\r\nConnection: keep-alive\r\n${withKey}\r\n`));
+    const [, listed] = await c.responses(2);
+    expect(listed!.status).toBe(200);
+    expect(json(listed!).messages).toEqual(expect.any(Array));
+  });
+
+  it('refuses HTTP/1.1 without Host at once, in the error shape (uWS leaves it hanging)', async () => {
+    const c = await connectRaw(compat);
+    c.send('GET /openapi.json HTTP/1.1\r\n\r\n');
+    const [res] = await c.responses(1);
+    expect(res!.status).toBe(400);
+    expect(json(res!).error).toMatchObject({ code: 'invalid_request', requestId: res!.headers['x-request-id'] });
+  });
+
+  it('answers pipelined requests, each in order, where uWS would close the connection', async () => {
+    const c = await connectRaw(compat);
+    const body = JSON.stringify({ to: '+261340000001', body: 'pipelined' });
+    c.send(
+      auth(rawGet('/v1/messages?limit=1', withKey)) +
+        auth(`POST /v1/messages HTTP/1.1\r\nHost: x\r\n${withKey}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`) +
+        rawGet('/v1/messages?limit=1') +
+        rawGet('/openapi.json'),
+    );
+    const [list, sent, refused, doc] = await c.responses(4);
+    expect(list!.status).toBe(200);
+    expect(sent!.status).toBe(202);
+    expect(json(sent!).messages[0]).toMatchObject({ to: '+261340000001' });
+    expect(refused!.status).toBe(401);
+    expect(json(doc!).openapi).toBe('3.1.0');
+  });
+
+  it('passes phone sockets through', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${compat}/device/v1/socket`, { headers: { authorization: `Bearer ${token}` } });
+    const first = await new Promise<any>((resolve, reject) => {
+      ws.once('message', (data) => resolve(JSON.parse(String(data))));
+      ws.once('error', reject);
+      ws.once('open', () => ws.send(JSON.stringify({ type: 'claim', ref: 'r1', max: 1 })));
+    });
+    expect(first).toMatchObject({ ref: 'r1' });
+    ws.close();
+  });
+});
+
+describe('HAFATRA_COMPAT_PORT', () => {
+  it('is off unless set', () => {
+    expect(loadConfig({}).compatPort).toBeNull();
+    expect(loadConfig({ HAFATRA_COMPAT_PORT: '8081' }).compatPort).toBe(8081);
+    expect(() => loadConfig({ HAFATRA_COMPAT_PORT: 'nginx' })).toThrow(/compatPort/);
+  });
+});
