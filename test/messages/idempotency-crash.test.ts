@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startTestApp, type TestApp, type TestResponse } from '../support/harness.js';
@@ -8,7 +8,7 @@ import { startApiProcess } from '../support/api-process.js';
 import { countRows, expectError } from '../api/expect-error.js';
 import { admitAndCommit } from '../../src/messages/send-messages.js';
 import { settleStaleReservations } from '../../src/messages/reservations.js';
-import { SEND_TIMING } from '../../src/messages/admission.js';
+import { admitSend, SEND_TIMING } from '../../src/messages/admission.js';
 import { utcDay } from '../../src/redis/keys.js';
 import { newId } from '../../src/ids/ids.js';
 
@@ -198,4 +198,55 @@ describe('idempotency keys of requests that died', () => {
     await settleAfterLease();
     expect(await dailyCount(orgId)).toBe(5);
   }, 60_000);
+});
+
+describe('settling the counts of requests that died', () => {
+  const reserve = async (orgId: string, count: number) => {
+    const batchId = newId('batch');
+    const admission = await admitSend(app.ctx, { orgId, dailyLimit: 1000, requestHash: 'h', count, batchId });
+    if (admission.kind !== 'admitted') throw new Error('expected an admission');
+    return { batchId, admission };
+  };
+
+  it('refunds only reservations past the lease whose batch did not commit, once across workers', async () => {
+    const { orgId, key } = await orgWithPhone();
+    await reserve(orgId, 2); // died before committing
+    const committed = await admitAndCommit(app.ctx, orgId, sendBody(3)); // died after committing
+    expect(committed.kind).toBe('committed');
+    expect(await dailyCount(orgId)).toBe(5);
+
+    // A request alive now is not a dead one: nothing is settled before the lease.
+    await settleStaleReservations(app.ctx);
+    expect(await dailyCount(orgId)).toBe(5);
+
+    const refunded = await Promise.all([settleAfterLease(), settleAfterLease()]);
+    expect(refunded.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await dailyCount(orgId)).toBe(3);
+    expect(await dailyCount(orgId)).toBe(await countRows(app, 'messages', orgId));
+    expect(await app.ctx.redis.zcard(app.ctx.keys.org(orgId).sendReservations())).toBe(0);
+    expect((await app.request('POST', '/v1/messages', { key, body: sendBody(1) })).status).toBe(202);
+    expect(await dailyCount(orgId)).toBe(4);
+  });
+
+  it('rolls back a send that reaches its commit past the deadline, so a settled reservation never gets a late batch', async () => {
+    const { orgId } = await orgWithPhone();
+    const idem = newKey();
+    const marker = app.ctx.keys.org(orgId).idempotency(idem);
+    const realNow = Date.now.bind(Date);
+    try {
+      const [late] = await holdingBatchInserts(orgId, [idem], async () => {
+        const pending = admitAndCommit(app.ctx, orgId, sendBody(2), idem).then(() => 'committed', (err: Error) => err.message);
+        await eventually(async () => (await app.ctx.redis.hget(marker, 's')) === 'pending', 10_000, 'the send admitted');
+        // The send is stuck at its batch insert; its clock moves past the deadline meanwhile.
+        vi.spyOn(Date, 'now').mockImplementation(() => realNow() + SEND_TIMING.commitDeadlineMs + 1000);
+        return [pending] as const; // not awaited here: it ends only once the insert is let go
+      });
+      expect(await late).toMatch(/after admission; rolled back/);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(await batchesOfKey(orgId, idem)).toEqual([]);
+    expect(await dailyCount(orgId)).toBe(0); // released by the request itself
+    expect(await app.ctx.redis.exists(marker)).toBe(0);
+  });
 });
