@@ -4,13 +4,17 @@ import { DefaultErrorFunction, SetErrorFunction, ValueErrorType, type ValueError
 import { errors } from '../errors/errors.js';
 import { STRIP_NUL } from './schema-kit.js';
 
+/** A UTF-16 code unit that is half of a surrogate pair without its other half (tsconfig's lib predates isWellFormed). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const hasLoneSurrogate = (s: string) => s.search(LONE_SURROGATE) !== -1;
+
 // A schema may carry its own human sentence in `errorMessage`; otherwise typebox's default.
-// A string refused for holding U+0000 says so: its schema's sentence ("at most 128 characters")
-// would send the client looking for the wrong fault.
+// A string refused for holding U+0000 or a lone surrogate says so: its schema's sentence ("at
+// most 128 characters") would send the client looking for the wrong fault.
 SetErrorFunction((param) => {
-  const nul = typeof param.value === 'string' && param.value.includes('\u0000');
-  if (nul && (param.errorType === ValueErrorType.StringPattern || param.errorType === ValueErrorType.Union)) {
-    return 'must not contain U+0000 (NUL)';
+  if (typeof param.value === 'string' && (param.errorType === ValueErrorType.StringPattern || param.errorType === ValueErrorType.Union)) {
+    if (param.value.includes('\u0000')) return 'must not contain U+0000 (NUL)';
+    if (hasLoneSurrogate(param.value)) return 'must be well-formed UTF-16 (it holds a lone surrogate)';
   }
   const custom = (param.schema as { errorMessage?: unknown }).errorMessage;
   return typeof custom === 'string' ? custom : DefaultErrorFunction(param);
@@ -77,13 +81,14 @@ function marksStripNul(schema: Node): boolean {
 }
 
 /**
- * A copy of `value` with U+0000 removed from every string its schema marks RadioText (text from
- * the phone's radio, stored without it instead of refused). Other values are returned as they are.
+ * A copy of `value` where every string its schema marks RadioText (text from the phone's radio)
+ * has U+0000 removed and lone surrogates replaced by U+FFFD: stored repaired instead of refused.
+ * Other values are returned as they are.
  */
 function stripNul(schema: Node, value: unknown): unknown {
   if (typeof value === 'string') {
     const marked = (schema as Record<string, unknown>)[STRIP_NUL] === true || (schema.anyOf ?? []).some((s) => (s as Record<string, unknown>)[STRIP_NUL] === true);
-    return marked && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+    return marked ? value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd') : value;
   }
   if (Array.isArray(value)) return schema.items ? value.map((v) => stripNul(schema.items!, v)) : value;
   if (typeof value !== 'object' || value === null) return value;
