@@ -53,7 +53,7 @@ export function Text(opts: Omit<StringOptions, 'format'> & { errorMessage?: stri
 }
 
 /** Marks text the validator repairs instead of refusing (shown in /openapi.json). */
-export const STRIP_NUL = 'x-strip-nul';
+export const RADIO_TEXT = 'x-radio-text';
 
 /**
  * Text that comes from the phone's radio or SIM (a received SMS's body and sender, carrier
@@ -62,5 +62,5 @@ export const STRIP_NUL = 'x-strip-nul';
  * Refusing it would turn a received SMS into one the phone retries forever.
  */
 export function RadioText(opts: Omit<StringOptions, 'format' | 'pattern'> & { errorMessage?: string } = {}) {
-  return Type.String({ ...opts, [STRIP_NUL]: true });
+  return Type.String({ ...opts, [RADIO_TEXT]: true });
 }

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { apiRoutes } from '../../src/app/routes.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
 import { ClaimBody, StatusReport } from '../../src/dispatch/schemas.js';
-import { STRIP_NUL, TEXT_PATTERN } from '../../src/http/schema-kit.js';
+import { RADIO_TEXT, TEXT_PATTERN } from '../../src/http/schema-kit.js';
 import { redisReady } from './redis-ready.js';
 
 // Every string and integer a client or a phone sends must be refused by its schema before
@@ -36,7 +36,7 @@ function problems(schema: TSchema | undefined, where: string): string[] {
   const found: string[] = [];
   for (const [path, leaf] of leaves(schema, where)) {
     if (leaf.type === 'string') {
-      if (leaf.const !== undefined || leaf[STRIP_NUL] === true) continue;
+      if (leaf.const !== undefined || leaf[RADIO_TEXT] === true) continue;
       const pattern = leaf.pattern === undefined ? undefined : new RegExp(leaf.pattern);
       if (!pattern || ['\u0000', 'a\u0000', '\u0000a', '\ud800', 'a\udc00'].some((s) => pattern.test(s))) {
         found.push(`${path}: a string that accepts U+0000 or a lone surrogate`);
