@@ -13,7 +13,11 @@ export async function revokeApiKey(ctx: AppContext, keyId: string): Promise<ApiK
   if (!existing) return undefined;
   await markApiKeyRevoked(ctx.db, keyId);
   await tombstoneKey(ctx, existing.hashHex);
-  return findApiKey(ctx.db, keyId);
+  const revoked = await findApiKey(ctx.db, keyId);
+  if (!revoked) return undefined;
+  // The hash is the key's identity in the cache and nothing a caller has a use for.
+  const { hashHex: _hash, ...row } = revoked;
+  return row;
 }
 
 /** A new secret with the same organization, scopes and limits; the old one stops working at once. */

@@ -37,26 +37,30 @@ export function Int(column: ColumnType, opts: { minimum?: number; maximum?: numb
   return Type.Integer({ minimum, maximum, errorMessage: opts.errorMessage ?? `must be an integer from ${minimum} to ${maximum}` });
 }
 
-/** The pattern of text a client controls: anything but U+0000, which Postgres cannot store. */
-export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+/**
+ * The pattern of text a client controls: well-formed UTF-16 without U+0000. Postgres cannot
+ * store U+0000; a lone surrogate is turned into U+FFFD on its way to a text column but written as
+ * `\ud800` by JSON.stringify, which a jsonb column refuses (an event payload: a 500).
+ */
+export const TEXT_PATTERN = '^(?:[^\\u0000\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udfff])*$';
 
 /**
- * Text an API client or the phone app writes: U+0000 is refused (400 naming the field).
- * A caller's own `pattern` replaces the default one and must itself exclude U+0000.
+ * Text an API client or the phone app writes: U+0000 and lone surrogates are refused (400 naming
+ * the field). A caller's own `pattern` replaces the default one and must itself exclude both.
  */
 export function Text(opts: Omit<StringOptions, 'format'> & { errorMessage?: string } = {}) {
-  return Type.String({ pattern: NO_NUL_PATTERN, ...opts });
+  return Type.String({ pattern: TEXT_PATTERN, ...opts });
 }
 
-/** Marks text whose U+0000 the validator removes instead of refusing (shown in /openapi.json). */
-export const STRIP_NUL = 'x-strip-nul';
+/** Marks text the validator repairs instead of refusing (shown in /openapi.json). */
+export const RADIO_TEXT = 'x-radio-text';
 
 /**
  * Text that comes from the phone's radio or SIM (a received SMS's body and sender, carrier
- * names): the phone passes on what the network gave it and could not send it differently, so a
- * U+0000 in it is removed before the value is checked and stored. Refusing it would turn a
- * received SMS into one the phone retries forever.
+ * names): the phone passes on what the network gave it and could not send it differently, so
+ * U+0000 is removed and a lone surrogate becomes U+FFFD before the value is checked and stored.
+ * Refusing it would turn a received SMS into one the phone retries forever.
  */
 export function RadioText(opts: Omit<StringOptions, 'format' | 'pattern'> & { errorMessage?: string } = {}) {
-  return Type.String({ ...opts, [STRIP_NUL]: true });
+  return Type.String({ ...opts, [RADIO_TEXT]: true });
 }

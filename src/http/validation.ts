@@ -2,15 +2,19 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { DefaultErrorFunction, SetErrorFunction, ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { errors } from '../errors/errors.js';
-import { STRIP_NUL } from './schema-kit.js';
+import { RADIO_TEXT } from './schema-kit.js';
+
+/** A UTF-16 code unit that is half of a surrogate pair without its other half (tsconfig's lib predates isWellFormed). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const hasLoneSurrogate = (s: string) => s.search(LONE_SURROGATE) !== -1;
 
 // A schema may carry its own human sentence in `errorMessage`; otherwise typebox's default.
-// A string refused for holding U+0000 says so: its schema's sentence ("at most 128 characters")
-// would send the client looking for the wrong fault.
+// A string refused for holding U+0000 or a lone surrogate says so: its schema's sentence ("at
+// most 128 characters") would send the client looking for the wrong fault.
 SetErrorFunction((param) => {
-  const nul = typeof param.value === 'string' && param.value.includes('\u0000');
-  if (nul && (param.errorType === ValueErrorType.StringPattern || param.errorType === ValueErrorType.Union)) {
-    return 'must not contain U+0000 (NUL)';
+  if (typeof param.value === 'string' && (param.errorType === ValueErrorType.StringPattern || param.errorType === ValueErrorType.Union)) {
+    if (param.value.includes('\u0000')) return 'must not contain U+0000 (NUL)';
+    if (hasLoneSurrogate(param.value)) return 'must be well-formed UTF-16 (it holds a lone surrogate)';
   }
   const custom = (param.schema as { errorMessage?: unknown }).errorMessage;
   return typeof custom === 'string' ? custom : DefaultErrorFunction(param);
@@ -72,37 +76,39 @@ function children(schema: Node): Node[] {
   return [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])];
 }
 
-function marksStripNul(schema: Node): boolean {
-  return (schema as Record<string, unknown>)[STRIP_NUL] === true || children(schema).some(marksStripNul);
+const isRadioText = (schema: Node) => (schema as Record<string, unknown>)[RADIO_TEXT] === true;
+
+function hasRadioText(schema: Node): boolean {
+  return isRadioText(schema) || children(schema).some(hasRadioText);
 }
 
 /**
- * A copy of `value` with U+0000 removed from every string its schema marks RadioText (text from
- * the phone's radio, stored without it instead of refused). Other values are returned as they are.
+ * A copy of `value` where every string its schema marks RadioText (text from the phone's radio)
+ * has U+0000 removed and lone surrogates replaced by U+FFFD: stored repaired instead of refused.
+ * Other values are returned as they are.
  */
-function stripNul(schema: Node, value: unknown): unknown {
+function repairRadioText(schema: Node, value: unknown): unknown {
   if (typeof value === 'string') {
-    const marked = (schema as Record<string, unknown>)[STRIP_NUL] === true || (schema.anyOf ?? []).some((s) => (s as Record<string, unknown>)[STRIP_NUL] === true);
-    return marked && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+    return isRadioText(schema) || (schema.anyOf ?? []).some(isRadioText) ? value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd') : value;
   }
-  if (Array.isArray(value)) return schema.items ? value.map((v) => stripNul(schema.items!, v)) : value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => repairRadioText(schema.items!, v)) : value;
   if (typeof value !== 'object' || value === null) return value;
   // A union of objects (none today) would need the matching variant; objects are walked by their own properties.
   const object = (schema.anyOf ?? []).find((s) => s.properties) ?? schema;
   if (!object.properties) return value;
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const [name, prop] of Object.entries(object.properties)) if (name in out) out[name] = stripNul(prop, out[name]);
+  for (const [name, prop] of Object.entries(object.properties)) if (name in out) out[name] = repairRadioText(prop, out[name]);
   return out;
 }
 
 /** Compiles once at route registration; check() throws a 400 naming the first offending field. */
 export function compileValidator<T extends TSchema>(schema: T, opts: { coerce?: boolean } = {}): Validator<T> {
   const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
-  const strips = marksStripNul(schema);
+  const repairs = hasRadioText(schema);
   return {
     check(value, root) {
       let candidate = opts.coerce ? coerceQuery(schema, value) : value;
-      if (strips) candidate = stripNul(schema, candidate);
+      if (repairs) candidate = repairRadioText(schema, candidate);
       if (compiled.Check(candidate)) return candidate as Static<T>;
       const found = compiled.Errors(candidate).First();
       const first = found ? mostSpecific(found) : undefined;

@@ -8,7 +8,8 @@ const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?
 export const IncomingSmsBody = Type.Object(
   {
     clientId: Text({ minLength: 1, maxLength: 128, errorMessage: "must be the phone's own id of the SMS (1 to 128 characters)" }),
-    // The sender and the text are the network's: U+0000 is removed, so the SMS is still stored.
+    // The sender and the text are the network's: repaired (U+0000 removed, a lone surrogate made
+    // U+FFFD), so the SMS is still stored.
     from: RadioText({ minLength: 1, maxLength: 64, errorMessage: 'must be the raw originating address (1 to 64 characters)' }),
     body: RadioText({ maxLength: 10_000, errorMessage: 'must be a string of at most 10000 characters' }),
     receivedAt: Text({ pattern: ISO_DATE_TIME, errorMessage: 'must be an ISO 8601 date-time with a time zone, e.g. 2025-01-06T16:15:00Z' }),

@@ -4,13 +4,14 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { apiRoutes } from '../../src/app/routes.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
 import { ClaimBody, StatusReport } from '../../src/dispatch/schemas.js';
-import { STRIP_NUL } from '../../src/http/schema-kit.js';
+import { RADIO_TEXT, TEXT_PATTERN } from '../../src/http/schema-kit.js';
 import { redisReady } from './redis-ready.js';
 
 // Every string and integer a client or a phone sends must be refused by its schema before
-// Postgres refuses it (a 500 after the request was accepted): strings refuse U+0000 (or have it
-// removed, for text from the phone's radio) and integers have bounds a column holds. A new
-// field written with a bare Type.String() or Type.Integer() fails here.
+// Postgres refuses it (a 500 after the request was accepted): strings refuse U+0000 and lone
+// surrogates (jsonb refuses those) or, for text from the phone's radio, have them repaired;
+// integers have bounds a column holds. A new field written with a bare Type.String() or
+// Type.Integer() fails here.
 
 let app: TestApp;
 let doc: any;
@@ -35,9 +36,11 @@ function problems(schema: TSchema | undefined, where: string): string[] {
   const found: string[] = [];
   for (const [path, leaf] of leaves(schema, where)) {
     if (leaf.type === 'string') {
-      if (leaf.const !== undefined || leaf[STRIP_NUL] === true) continue;
+      if (leaf.const !== undefined || leaf[RADIO_TEXT] === true) continue;
       const pattern = leaf.pattern === undefined ? undefined : new RegExp(leaf.pattern);
-      if (!pattern || ['\u0000', 'a\u0000', '\u0000a'].some((s) => pattern.test(s))) found.push(`${path}: a string that accepts U+0000`);
+      if (!pattern || ['\u0000', 'a\u0000', '\u0000a', '\ud800', 'a\udc00'].some((s) => pattern.test(s))) {
+        found.push(`${path}: a string that accepts U+0000 or a lone surrogate`);
+      }
     } else {
       if (leaf.type !== 'integer') found.push(`${path}: type ${leaf.type}; inputs are integers`);
       const inRange = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n);
@@ -70,9 +73,9 @@ describe('input schemas', () => {
   it('show their bounds in /openapi.json', () => {
     const send = doc.paths['/v1/messages'].post.requestBody.content['application/json'].schema;
     expect(send.properties.simSubscriptionId).toMatchObject({ type: 'integer', minimum: 0, maximum: 2_147_483_647 });
-    expect(send.properties.body).toMatchObject({ type: 'string', pattern: '^[^\\u0000]*$' });
+    expect(send.properties.body).toMatchObject({ type: 'string', pattern: TEXT_PATTERN });
     const patch = doc.paths['/v1/devices/{deviceId}'].patch.requestBody.content['application/json'].schema;
     expect(patch.properties.defaultSimSubscriptionId.anyOf[0]).toMatchObject({ type: 'integer', minimum: 0, maximum: 2_147_483_647 });
-    expect(patch.properties.name).toMatchObject({ pattern: '^[^\\u0000]*$' });
+    expect(patch.properties.name).toMatchObject({ pattern: TEXT_PATTERN });
   });
 });

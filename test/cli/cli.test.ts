@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { startTestApp, uniqueName, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { runCliInProcess, type CliRun } from '../support/cli.js';
+import { hashSecret } from '../../src/auth/api-key-secret.js';
 
 const prefix = `cli${randomBytes(4).toString('hex')}`;
 const env = () => ({ DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
@@ -123,6 +124,24 @@ describe('hafatra key', () => {
     expect(revoked.revokedAt).not.toBeNull();
     expect((await app.request('GET', '/v1/messages', { key: rotated.key })).status).toBe(401);
     expect((await hafatra('key', 'rotate', rotated.id)).code).toBe(2);
+  });
+
+  it('prints the documented fields of a key and never its stored hash; the secret only at create and rotate', async () => {
+    const name = uniqueName('keyout');
+    await json('org', 'create', '--name', name);
+    const fields = ['createdAt', 'expiresAt', 'hint', 'id', 'name', 'orgId', 'rateBurst', 'ratePerSecond', 'replacedBy', 'revokedAt', 'scopes'];
+    const created = await json('key', 'create', '--org', name);
+    const rotated = await json('key', 'rotate', created.id);
+    const listed = await json('key', 'list', '--org', name);
+    const revoked = await json('key', 'revoke', rotated.id);
+    expect(Object.keys(created).sort()).toEqual([...fields, 'key'].sort());
+    expect(Object.keys(rotated).sort()).toEqual([...fields, 'key', 'replaces'].sort());
+    for (const k of [...listed, revoked]) expect(Object.keys(k).sort()).toEqual(fields);
+    const hashes = [created.key, rotated.key].map((secret: string) => hashSecret(secret).toString('hex'));
+    for (const out of [created, rotated, listed, revoked].map((o) => JSON.stringify(o))) {
+      for (const hash of hashes) expect(out).not.toContain(hash);
+    }
+    for (const secret of [created.key, rotated.key]) expect(JSON.stringify([listed, revoked])).not.toContain(secret);
   });
 });
 

@@ -39,6 +39,7 @@ const BIGINT = /must be an integer from 0 to 9007199254740991/;
 const badHeartbeats: [string, Record<string, unknown>, RegExp][] = [
   ['U+0000 in networkType', { networkType: 'lte\u0000' }, /^networkType: must not contain U\+0000/],
   ['U+0000 in appVersion', { appVersion: '\u00002.0' }, /^appVersion: must not contain U\+0000/],
+  ['a lone surrogate in appVersion', { appVersion: '2.0\ud800' }, /^appVersion: must be well-formed UTF-16/],
   ['uptimeSeconds past 2^53-1', { uptimeSeconds: 2 ** 53 }, new RegExp(`^uptimeSeconds: ${BIGINT.source}`)],
   ['freeStorageBytes of 1e20', { freeStorageBytes: 1e20 }, new RegExp(`^freeStorageBytes: ${BIGINT.source}`)],
   ['a SIM id past 2^31-1', { sims: [{ subscriptionId: 2 ** 31 }] }, new RegExp(`^sims\\[0\\]\\.subscriptionId: ${INT.source}`)],
@@ -62,12 +63,12 @@ describe('POST /device/v1/heartbeat', () => {
     expect(device).toMatchObject({ uptimeSeconds: 2 ** 53 - 1, freeStorageBytes: 2 ** 40, sims: [{ subscriptionId: 2 ** 31 - 1, slotIndex: 2 ** 31 - 1 }] });
   });
 
-  it('removes U+0000 from what Android read off the SIM, and stores the rest', async () => {
+  it('removes U+0000 from what Android read off the SIM, replaces a lone surrogate, and stores the rest', async () => {
     const phone = await pairTestPhone(app, orgId);
-    const sim = { subscriptionId: 3, carrierName: 'Or\u0000ange', displayName: '\u0000SIM 1', phoneNumber: '+261320000000\u0000', countryIso: 'm\u0000g' };
+    const sim = { subscriptionId: 3, carrierName: 'Or\u0000ange', displayName: '\u0000SIM\udc00 1', phoneNumber: '+261320000000\u0000', countryIso: 'm\u0000g' };
     expect((await heartbeat(phone.token, { sims: [sim] })).status).toBe(200);
     const device = (await app.request('GET', `/v1/devices/${phone.deviceId}`, { key })).body;
-    expect(device.sims).toMatchObject([{ subscriptionId: 3, carrierName: 'Orange', displayName: 'SIM 1', phoneNumber: '+261320000000', countryIso: 'MG' }]);
+    expect(device.sims).toMatchObject([{ subscriptionId: 3, carrierName: 'Orange', displayName: 'SIM\ufffd 1', phoneNumber: '+261320000000', countryIso: 'MG' }]);
   });
 });
 
@@ -100,6 +101,7 @@ describe('heartbeat frames on the phone socket', () => {
 describe('PATCH /v1/devices/:deviceId', () => {
   it.each([
     ['U+0000 in the name', { name: 'Caisse\u00001' }, /^name: must not contain U\+0000/],
+    ['a lone surrogate in the name', { name: 'Caisse\ud83d' }, /^name: must be well-formed UTF-16/],
     ['defaultSimSubscriptionId past 2^31-1', { defaultSimSubscriptionId: 2 ** 31 }, /^defaultSimSubscriptionId: must be an integer from 0 to 2147483647, or null/],
     ['defaultSimSubscriptionId of 1e300', { defaultSimSubscriptionId: 1e300 }, /^defaultSimSubscriptionId: must be an integer from 0 to 2147483647, or null/],
   ])('%s: 400 invalid_request naming the field, the device unchanged', async (_name, body, message) => {

@@ -49,6 +49,13 @@ describe('a received SMS holding U+0000', () => {
     expect((await incoming(result.incomingId)).body).toBe('Salama');
   });
 
+  it('or a lone surrogate (cut from a pair by the network): stored with U+FFFD in its place, event included', async () => {
+    const ack = await phone.client.sendIncoming(sms({ body: 'Salama \ud83d' }));
+    expect((await incoming(ack.incomingId!)).body).toBe('Salama \ufffd');
+    const event = (await eventsOf(app, orgId, 'incoming.received')).find((e) => e.payload.data.id === ack.incomingId);
+    expect(event?.payload.data.body).toBe('Salama \ufffd');
+  });
+
   it('in the parts of a concatenated SMS: joined without it', async () => {
     const part = (index: number, body: string) => sms({ body, part: { ref: 'nul-join', index, count: 2 } });
     expect((await phone.client.sendIncoming(part(1, 'Sa\u0000la'))).pending).toBe(true);
@@ -62,6 +69,7 @@ const refused: [string, () => Record<string, unknown>, RegExp][] = [
   ['simSubscriptionId past 2^31-1', () => sms({ simSubscriptionId: 2 ** 31 }), new RegExp(`simSubscriptionId: ${INT}`)],
   ['a negative simSubscriptionId', () => sms({ simSubscriptionId: -1 }), new RegExp(`simSubscriptionId: ${INT}`)],
   ['U+0000 in the clientId (the app writes it)', () => sms({ clientId: `c\u0000${Date.now()}` }), /clientId: must not contain U\+0000/],
+  ['a lone surrogate in the clientId', () => sms({ clientId: `c\ud800${Date.now()}` }), /clientId: must be well-formed UTF-16/],
   ['U+0000 in a part ref', () => sms({ part: { ref: 'r\u0000', index: 1, count: 2 } }), /part\.ref: must not contain U\+0000/],
   ['a part ref past 2^53-1', () => sms({ part: { ref: 2 ** 53, index: 1, count: 2 } }), /part\.ref: /],
   ['a sender that is only U+0000', () => sms({ from: '\u0000' }), /from: /],

@@ -18,10 +18,11 @@ afterAll(() => app.close());
 const endpoints = async () =>
   (await app.ctx.db.query('SELECT id, url, description, event_types, updated_at FROM webhook_endpoints WHERE org_id = $1 ORDER BY id', [orgId])).rows;
 
-describe('webhook endpoints refuse U+0000', () => {
+describe('webhook endpoints refuse U+0000 and lone surrogates', () => {
   it.each([
     ['in the description', { url: URL_OK, description: 'orders\u0000', eventTypes: ['message.sent'] }, /^description: must not contain U\+0000/],
     ['in the url', { url: `${URL_OK}\u0000`, eventTypes: ['message.sent'] }, /^url: must not contain U\+0000/],
+    ['(a lone surrogate) in the description', { url: URL_OK, description: 'orders\ud800', eventTypes: ['message.sent'] }, /^description: must be well-formed UTF-16/],
   ])('POST /v1/webhooks %s: 400 invalid_request naming the field, no endpoint', async (_name, body, message) => {
     const before = await endpoints();
     expectError(await app.request('POST', '/v1/webhooks', { key, body }), 400, 'invalid_request', message);

@@ -1,11 +1,23 @@
 import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
 import { SCOPES, isScope, type Scope } from '../../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../../auth/api-key-admin.js';
-import { listApiKeys } from '../../auth/api-key-store.js';
+import { listApiKeys, type ApiKeyRow } from '../../auth/api-key-store.js';
 import { findOrganization } from '../../orgs/org-store.js';
 import type { AppContext } from '../../app/context.js';
 
 const COLUMNS = ['id', 'name', 'hint', 'scopes', 'expiresAt', 'revokedAt', 'createdAt'];
+
+/**
+ * What every key command prints: the fields an operator uses, named one by one so that nothing
+ * else a store function returns (the stored hash of the secret, for one) can reach the output.
+ * The secret itself is added only by create and rotate, the one time it exists in clear.
+ */
+function keyView(k: ApiKeyRow): Record<string, unknown> {
+  return {
+    id: k.id, orgId: k.orgId, name: k.name, hint: k.hint, scopes: k.scopes, ratePerSecond: k.ratePerSecond, rateBurst: k.rateBurst,
+    expiresAt: k.expiresAt, revokedAt: k.revokedAt, replacedBy: k.replacedBy, createdAt: k.createdAt,
+  };
+}
 
 function parseScopes(args: CommandArgs): Scope[] {
   const raw = args.values.scopes;
@@ -49,7 +61,7 @@ export const keyCommands: Command[] = [
       const ctx = await services();
       const org = await orgOf(ctx, args);
       const { row, secret } = await createApiKey(ctx, { orgId: org.id, name: String(args.values.name ?? 'cli'), scopes, expiresAt });
-      printObject(io, args.json, { ...row, key: secret });
+      printObject(io, args.json, { ...keyView(row), key: secret });
       if (!args.json) io.err('Store the key now: it is not shown again.');
       return 0;
     },
@@ -62,7 +74,7 @@ export const keyCommands: Command[] = [
     async run(args, io, services) {
       const ctx = await services();
       const org = await orgOf(ctx, args);
-      printRows(io, args.json, (await listApiKeys(ctx.db, org.id)).map((k) => ({ ...k })), COLUMNS);
+      printRows(io, args.json, (await listApiKeys(ctx.db, org.id)).map(keyView), COLUMNS);
       return 0;
     },
   },
@@ -76,7 +88,7 @@ export const keyCommands: Command[] = [
       const ctx = await services();
       const made = await rotateApiKey(ctx, id);
       if (!made) throw new UsageError(`no live key ${id}`);
-      printObject(io, args.json, { ...made.row, key: made.secret, replaces: id });
+      printObject(io, args.json, { ...keyView(made.row), key: made.secret, replaces: id });
       return 0;
     },
   },
@@ -90,7 +102,7 @@ export const keyCommands: Command[] = [
       const ctx = await services();
       const row = await revokeApiKey(ctx, id);
       if (!row) throw new UsageError(`no key ${id}`);
-      printObject(io, args.json, { ...row });
+      printObject(io, args.json, keyView(row));
       return 0;
     },
   },
