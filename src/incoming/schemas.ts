@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, NullableDateTime, PathId } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
+import { PhoneDateTime } from '../dispatch/phone-time.js';
 
-const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$';
 
 /** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
 export const IncomingSmsBody = Type.Object(
@@ -10,7 +10,7 @@ export const IncomingSmsBody = Type.Object(
     clientId: Type.String({ minLength: 1, maxLength: 128, errorMessage: "must be the phone's own id of the SMS (1 to 128 characters)" }),
     from: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'must be the raw originating address (1 to 64 characters)' }),
     body: Type.String({ maxLength: 10_000, errorMessage: 'must be a string of at most 10000 characters' }),
-    receivedAt: Type.String({ pattern: ISO_DATE_TIME, errorMessage: 'must be an ISO 8601 date-time with a time zone, e.g. 2025-01-06T16:15:00Z' }),
+    receivedAt: PhoneDateTime,
     simSubscriptionId: Type.Optional(Type.Integer({ minimum: 0, errorMessage: 'must be an integer >= 0' })),
     part: Type.Optional(
       Type.Object(
