@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { AppContext } from '../../src/app/context.js';
 
 export interface PgOutage {
@@ -15,7 +14,7 @@ export interface PgOutage {
 export function breakPostgres(ctx: AppContext): PgOutage {
   const outage: PgOutage = { refused: 0, end: () => {} };
   const restores = [ctx.db, ctx.hotDb].map((pool) => {
-    const p = pool as pg.Pool & Record<'query' | 'connect', unknown>;
+    const p = pool as unknown as Record<'query' | 'connect', unknown>;
     const refuse = (...args: unknown[]) => {
       outage.refused += 1;
       const err = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432 (test outage)'), { code: 'ECONNREFUSED' });
