@@ -86,7 +86,9 @@ async function dispatchFrame(fc: FrameContext, type: string, body: Record<string
     case 'claim': {
       const { max } = claimValidator.check(body, 'claim');
       const result = await claimJobs(fc.ctx, fc.principal, max ?? 10);
-      if (result.refused === 'revoked') throw noSession();
+      // With nothing queued, the claim never reached Postgres, which alone knows of a revocation
+      // Redis has not heard of yet: an empty answer is checked there (a primary-key read).
+      if (result.refused === 'revoked' || (result.jobs.length === 0 && (await revokedInPostgres(fc)))) throw noSession();
       fc.onJobs(result.jobs.length);
       return { jobs: result.jobs, ...(result.retryAfterMs > 0 ? { retryAfterMs: result.retryAfterMs } : {}) };
     }

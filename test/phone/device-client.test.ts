@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startPhoneTestApp, pairTestPhone, sendMessages, eventually, type PhoneTestApp } from '../support/phones.js';
 import { SocketProxy } from './socket-proxy.js';
+import { upgradeRefusal } from '../support/raw-socket.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
@@ -257,15 +257,7 @@ describe('DeviceClient: connections', () => {
   });
 
   it('answers an upgrade that fails to authenticate 500 internal_error, and an unknown token 401', async () => {
-    const upgradeStatus = (token: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const ws = new WebSocket(`${app.url.replace('http', 'ws')}/device/v1/socket`, { headers: { authorization: `Bearer ${token}` } });
-      ws.on('open', () => reject(new Error('upgrade accepted')));
-      ws.on('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => { body += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-    });
+    const upgradeStatus = (token: string) => upgradeRefusal(app.url, token);
     app.authenticationOutage = new Error('Connection terminated unexpectedly');
     try {
       const failed = await upgradeStatus('hfd_anything');
