@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import WebSocket from 'ws';
 import { afterAll, beforeAll } from 'vitest';
-import { eventually, startPhoneTestApp, type PhoneTestApp } from './phones.js';
+import { startPhoneTestApp, type PhoneTestApp } from './phones.js';
 
 export type Frame = Record<string, unknown>;
 
@@ -15,6 +15,7 @@ export class RawPhoneSocket {
   readonly unparsed: string[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   closeCode: number | null = null;
+  private wake: (() => void) | null = null;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data, binary) => {
@@ -24,10 +25,29 @@ export class RawPhoneSocket {
       } catch {
         this.unparsed.push(text);
       }
+      this.wake?.();
     });
     this.closed = once(ws, 'close').then(([code, reason]) => {
       this.closeCode = code as number;
+      this.wake?.();
       return { code: code as number, reason: String(reason) };
+    });
+  }
+
+  /** Resolves when `done` holds, checked on every frame and on close; rejects after timeoutMs. */
+  until(done: () => boolean, timeoutMs = 10_000, what = 'a frame'): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      this.wake = () => {
+        if (!done()) return;
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
     });
   }
 
@@ -52,7 +72,8 @@ export class RawPhoneSocket {
 
   /** Waits until `count` answers to this ref arrived; returns them. */
   async answered(ref: string | null, count = 1, timeoutMs = 10_000): Promise<Frame[]> {
-    return eventually(() => this.answers(ref).length >= count && this.answers(ref), timeoutMs, `${count} answer(s) to ref ${ref}`);
+    await this.until(() => this.answers(ref).length >= count, timeoutMs, `${count} answer(s) to ref ${ref}`);
+    return this.answers(ref);
   }
 
   /** Sends a frame and waits for its (next) answer. */
