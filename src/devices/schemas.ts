@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../http/schema-kit.js';
+import { PhoneDateTime } from '../dispatch/phone-time.js';
 
 /** The resources and bodies of the devices domain: /v1/devices and the phone's /device/v1. */
 
@@ -98,12 +99,6 @@ export type ReportedSim = Static<typeof ReportedSim>;
  * fields are ignored so newer apps can talk to older servers (and socket frames can carry
  * `type` and `ref` beside them).
  */
-/** Input timestamps: checked by pattern here (typebox formats are not registered) and parsed by the service. */
-export const IsoDateTime = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
-  errorMessage: 'must be an ISO 8601 date-time with a timezone, e.g. 2025-01-31T08:00:00Z',
-});
-
 export const HeartbeatBody = Type.Object({
   battery: Type.Optional(
     Type.Object({
@@ -117,7 +112,7 @@ export const HeartbeatBody = Type.Object({
   appVersion: OptionalText(64),
   sims: Type.Optional(Type.Array(ReportedSim, { maxItems: 16, errorMessage: 'must be an array of at most 16 SIM cards' })),
   defaultSmsApp: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
-  sentAt: Type.Optional(IsoDateTime),
+  sentAt: Type.Optional(PhoneDateTime),
 });
 export type Heartbeat = Static<typeof HeartbeatBody>;
 

@@ -1,36 +1,63 @@
 import type { Queryable } from '../db/pool.js';
 import type { ReportedSim } from './schemas.js';
 
+/** The fields of a SIM entry a heartbeat may leave out, with their columns. */
+const OPTIONAL_FIELDS = [
+  ['slotIndex', 'slot_index', 'int'],
+  ['carrierName', 'carrier_name', 'text'],
+  ['displayName', 'display_name', 'text'],
+  ['phoneNumber', 'phone_number', 'text'],
+  ['countryIso', 'country_iso', 'text'],
+] as const;
+
+type OptionalField = (typeof OPTIONAL_FIELDS)[number][0];
+
+/** Stored form: an empty phone number or country is none, countries in upper case. */
+function stored(s: ReportedSim, field: OptionalField): unknown {
+  const v = s[field];
+  if (field === 'phoneNumber') return v || null;
+  if (field === 'countryIso') return (v as string | null | undefined)?.toUpperCase() || null;
+  return v ?? null;
+}
+
 /**
- * Makes device_sims match what a heartbeat lists: listed cards are upserted by subscription id
- * (a card that comes back loses its removedAt), cards no longer listed get removedAt now. A
- * card listed twice counts once (the first listing wins).
+ * Makes device_sims match what a heartbeat lists. A listed card is matched by subscription id:
+ * a field it leaves out keeps the card's stored value and null clears it (the heartbeat's own
+ * rule, field by field), and a card that comes back loses its removedAt. A new card gets null
+ * for what it leaves out. Cards no longer listed get removedAt now. A card listed twice counts
+ * once (the first listing wins). The heartbeat's transaction holds the device row, so two
+ * heartbeats of one phone never interleave here.
  */
 export async function syncSims(tx: Queryable, deviceId: string, reported: ReportedSim[]): Promise<void> {
   const first = new Map<number, ReportedSim>();
   for (const s of reported) if (!first.has(s.subscriptionId)) first.set(s.subscriptionId, s);
   const sims = [...first.values()];
-  const col = <T>(f: (s: ReportedSim) => T) => sims.map(f);
+  const ids = sims.map((s) => s.subscriptionId);
   if (sims.length > 0) {
+    // $2: ids; per field, its values and whether each card gave it.
+    const params: unknown[] = [deviceId, ids];
+    const columns = OPTIONAL_FIELDS.map(([field, column, type]) => {
+      params.push(sims.map((s) => stored(s, field)), sims.map((s) => s[field] !== undefined));
+      return { column, type, value: `$${params.length - 1}::${type}[]`, given: `$${params.length}::boolean[]` };
+    });
+    const unnest = `unnest($2::int[], ${columns.map((c) => `${c.value}, ${c.given}`).join(', ')})
+      AS r(subscription_id, ${columns.map((c) => `${c.column}, ${c.column}_given`).join(', ')})`;
     await tx.query(
-      `INSERT INTO device_sims (device_id, subscription_id, slot_index, carrier_name, display_name, phone_number, country_iso)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
-       ON CONFLICT (device_id, subscription_id) DO UPDATE SET
-         slot_index = EXCLUDED.slot_index, carrier_name = EXCLUDED.carrier_name, display_name = EXCLUDED.display_name,
-         phone_number = EXCLUDED.phone_number, country_iso = EXCLUDED.country_iso, last_seen_at = now(), removed_at = NULL`,
-      [
-        deviceId,
-        col((s) => s.subscriptionId),
-        col((s) => s.slotIndex ?? null),
-        col((s) => s.carrierName ?? null),
-        col((s) => s.displayName ?? null),
-        col((s) => s.phoneNumber || null),
-        col((s) => s.countryIso?.toUpperCase() || null),
-      ],
+      `UPDATE device_sims d SET ${columns.map((c) => `${c.column} = CASE WHEN r.${c.column}_given THEN r.${c.column} ELSE d.${c.column} END`).join(', ')},
+         last_seen_at = now(), removed_at = NULL
+       FROM ${unnest}
+       WHERE d.device_id = $1 AND d.subscription_id = r.subscription_id`,
+      params,
+    );
+    await tx.query(
+      `INSERT INTO device_sims (device_id, subscription_id, ${columns.map((c) => c.column).join(', ')})
+       SELECT $1, r.subscription_id, ${columns.map((c) => `r.${c.column}`).join(', ')} FROM ${unnest}
+       ON CONFLICT (device_id, subscription_id) DO NOTHING`,
+      params,
     );
   }
   await tx.query(
     `UPDATE device_sims SET removed_at = now() WHERE device_id = $1 AND removed_at IS NULL AND NOT (subscription_id = ANY($2::int[]))`,
-    [deviceId, col((s) => s.subscriptionId)],
+    [deviceId, ids],
   );
 }

@@ -1,3 +1,5 @@
+import { parsePhoneTime } from './phone-time.js';
+
 /** A phone's clock more than this far off is not trusted: the server's time is used instead. */
 export const CLOCK_SKEW_LIMIT_MS = 5 * 60_000;
 
@@ -9,7 +11,7 @@ export interface Warning {
 /** The time to record for a phone's timestamp, and a warning when the phone's clock is off. */
 export function trustedTime(phoneTime: string | undefined, now = new Date()): { at: Date; warning?: Warning } {
   if (phoneTime === undefined) return { at: now };
-  const t = new Date(phoneTime);
+  const t = parsePhoneTime(phoneTime) ?? new Date(Number.NaN);
   const skew = t.getTime() - now.getTime();
   if (Number.isNaN(skew) || Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
     return {

@@ -1,8 +1,11 @@
 import type { WebSocket } from '../http/uws.js';
 import type { DevicePrincipal } from '../auth/principal.js';
+import { RecentAnswers } from './recent-answers.js';
 
 export interface SocketData {
   principal: DevicePrincipal;
+  /** The most unreported jobs the phone asked to hold (`?maxJobs=` on the upgrade). */
+  maxJobs: number;
   session?: DeviceSession;
 }
 
@@ -28,13 +31,16 @@ export class DeviceSession {
   closed = false;
   /** Jobs sent to the phone and not yet reported sent or failed: bounds what one phone holds. */
   outstanding = 0;
+  /** Answers to this socket's recent frames, for resends with the same ref. */
+  readonly answers = new RecentAnswers();
   pushing = false;
   pushAgain = false;
   retryTimer: NodeJS.Timeout | null = null;
   /** Settles when the open bookkeeping is done, with the socket generation it recorded. */
   opened: Promise<number | null> = Promise.resolve(null);
 
-  constructor(readonly ws: WebSocket<SocketData>, readonly principal: DevicePrincipal) {}
+  /** @param maxJobs pushes stop while the phone holds this many unreported jobs */
+  constructor(readonly ws: WebSocket<SocketData>, readonly principal: DevicePrincipal, readonly maxJobs: number) {}
 
   get deviceId(): string {
     return this.principal.deviceId;

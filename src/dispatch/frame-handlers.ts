@@ -6,6 +6,7 @@ import { compileValidator } from '../http/validation.js';
 import { claimJobs } from './claim.js';
 import { ClaimBody, StatusReport } from './schemas.js';
 import type { StatusReportWriter } from './status-reports.js';
+import type { RecentAnswers } from './recent-answers.js';
 
 /** A frame operation the socket and the HTTP fallback share (heartbeat, incoming SMS). */
 export interface DeviceOperation {
@@ -27,6 +28,10 @@ export interface FrameContext {
   ops: DeviceOperations;
   onJobs(count: number): void;
   onSettled(count: number): void;
+  /** The quick check (Redis's copy of the device state), made before every frame. */
+  isRevoked(): Promise<boolean>;
+  /** The socket's recent answers by ref: a resent frame is answered again without running again. */
+  answers?: RecentAnswers;
 }
 
 const claimValidator = compileValidator(ClaimBody);
@@ -37,7 +42,7 @@ function errorFrame(ref: string | null, err: HafatraError): FrameReply {
 }
 
 /** Parses and answers one client frame. Never throws: every failure is an `error` frame. */
-export async function handleFrame(fc: FrameContext, text: string, isRevoked: () => Promise<boolean>): Promise<FrameReply> {
+export async function handleFrame(fc: FrameContext, text: string): Promise<FrameReply> {
   let frame: Record<string, unknown>;
   try {
     frame = JSON.parse(text) as Record<string, unknown>;
@@ -47,22 +52,43 @@ export async function handleFrame(fc: FrameContext, text: string, isRevoked: () 
   }
   const ref = typeof frame.ref === 'string' && frame.ref.length >= 1 && frame.ref.length <= 64 ? frame.ref : null;
   if (ref === null) return errorFrame(null, errors.invalid('ref: every frame needs a ref of 1 to 64 characters'));
+  return fc.answers ? fc.answers.answer(ref, () => runFrame(fc, ref, frame)) : runFrame(fc, ref, frame);
+}
+
+async function runFrame(fc: FrameContext, ref: string, frame: Record<string, unknown>): Promise<FrameReply> {
   const { type, ref: _ref, ...body } = frame;
   try {
-    return { type: 'ack', ref, ...(await dispatchFrame(fc, String(type), body, isRevoked)) };
+    if (await fc.isRevoked()) throw noSession();
+    return { type: 'ack', ref, ...(await dispatchFrame(fc, String(type), body)) };
   } catch (err) {
-    if (isHafatraError(err)) return errorFrame(ref, err);
+    if (isHafatraError(err)) {
+      // A frame racing a revocation fails on what the revocation changed (its messages became
+      // unknown, its heartbeat finds no live device) before Redis says revoked: Postgres decides.
+      if (err.code !== 'no_session' && err.code !== 'invalid_request' && (await revokedInPostgres(fc))) return errorFrame(ref, noSession());
+      return errorFrame(ref, err);
+    }
     fc.ctx.log.error({ err, deviceId: fc.principal.deviceId, type }, 'frame failed');
     return errorFrame(ref, errors.internal());
   }
 }
 
-async function dispatchFrame(fc: FrameContext, type: string, body: Record<string, unknown>, isRevoked: () => Promise<boolean>): Promise<object> {
+async function revokedInPostgres(fc: FrameContext): Promise<boolean> {
+  try {
+    const { rows } = await fc.ctx.db.query('SELECT revoked_at IS NOT NULL AS revoked FROM devices WHERE id = $1', [fc.principal.deviceId]);
+    return rows[0]?.revoked === true;
+  } catch {
+    return false; // the refusal stands as it was
+  }
+}
+
+async function dispatchFrame(fc: FrameContext, type: string, body: Record<string, unknown>): Promise<object> {
   switch (type) {
     case 'claim': {
       const { max } = claimValidator.check(body, 'claim');
       const result = await claimJobs(fc.ctx, fc.principal, max ?? 10);
-      if (result.refused === 'revoked') throw noSession();
+      // With nothing queued, the claim never reached Postgres, which alone knows of a revocation
+      // Redis has not heard of yet: an empty answer is checked there (a primary-key read).
+      if (result.refused === 'revoked' || (result.jobs.length === 0 && (await revokedInPostgres(fc)))) throw noSession();
       fc.onJobs(result.jobs.length);
       return { jobs: result.jobs, ...(result.retryAfterMs > 0 ? { retryAfterMs: result.retryAfterMs } : {}) };
     }
@@ -77,7 +103,6 @@ async function dispatchFrame(fc: FrameContext, type: string, body: Record<string
     case 'incoming': {
       const op = fc.ops[type];
       if (!op) throw errors.invalid(`type: ${type} frames are not supported by this server`);
-      if (await isRevoked()) throw noSession();
       return op.handle(fc.principal, compileCached(op.schema).check(body, type));
     }
     default:

@@ -2,9 +2,20 @@ import type { AppContext } from '../app/context.js';
 import type { DeviceSession } from './device-session.js';
 import { claimJobs, MAX_CLAIM } from './claim.js';
 
-/** How many unreported jobs one phone may hold: enough to keep its SIM busy, not to starve others. */
+/**
+ * How many unreported jobs one phone may hold, unless it asks for fewer (`?maxJobs=` on the socket
+ * URL): enough to keep its SIM busy, not to starve others.
+ */
 export const PUSH_WINDOW = 100;
 const PUMP_INTERVAL_MS = 30_000;
+
+/** `?maxJobs=` of the socket URL: absent means PUSH_WINDOW; a number out of 1..PUSH_WINDOW is refused. */
+export function parseMaxJobs(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return PUSH_WINDOW;
+  if (!/^\d{1,3}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= PUSH_WINDOW ? n : null;
+}
 
 /**
  * Hands work to the phones connected to this process as soon as it exists: on a work signal, on
@@ -50,7 +61,8 @@ export class Pusher {
 
   settled(s: DeviceSession, count: number): void {
     s.outstanding = Math.max(0, s.outstanding - count);
-    if (s.outstanding <= PUSH_WINDOW / 2) void this.push(s);
+    // Refilled from half empty: one claim of many jobs rather than one claim per report.
+    if (s.outstanding <= s.maxJobs / 2) void this.push(s);
   }
 
   pumpAll(): void {
@@ -70,7 +82,7 @@ export class Pusher {
     try {
       do {
         s.pushAgain = false;
-        const room = Math.min(PUSH_WINDOW - s.outstanding, MAX_CLAIM);
+        const room = Math.min(s.maxJobs - s.outstanding, MAX_CLAIM);
         if (room <= 0 || s.closed) break;
         const result = await claimJobs(this.ctx, s.principal, room);
         // Jobs claimed for a socket that closed meanwhile stay claimed by the phone: they are

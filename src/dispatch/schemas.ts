@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PathId, DateTime, Int } from '../http/schema-kit.js';
-import { IsoDateTime } from '../devices/schemas.js';
+import { PhoneDateTime } from './phone-time.js';
 
 export const REPORTABLE = ['sending', 'sent', 'delivered', 'failed'] as const;
 export type ReportableStatus = (typeof REPORTABLE)[number];
@@ -10,8 +10,7 @@ export const StatusReport = Type.Object(
     messageId: PathId,
     status: Type.Union(REPORTABLE.map((s) => Type.Literal(s)), { errorMessage: `must be one of ${REPORTABLE.join(', ')}` }),
     failureCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', errorMessage: 'must be a lower_snake_case code of at most 64 characters' })),
-    // A pattern, not format 'date-time': typebox formats are not registered, so a format here refused every `at`.
-    at: Type.Optional(IsoDateTime),
+    at: Type.Optional(PhoneDateTime),
   },
   { additionalProperties: false },
 );

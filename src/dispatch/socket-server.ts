@@ -6,7 +6,8 @@ import { createRedis, type Redis } from '../redis/connection.js';
 import { DeviceSession, type SocketData } from './device-session.js';
 import { handleFrame, type DeviceOperations } from './frame-handlers.js';
 import { StatusReportWriter } from './status-reports.js';
-import { Pusher } from './pusher.js';
+import { Pusher, PUSH_WINDOW, parseMaxJobs } from './pusher.js';
+import { errors } from '../errors/errors.js';
 import { selectClaimedJobs } from './pending-jobs.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
@@ -78,10 +79,15 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
       const authorization = req.getHeader('authorization') || undefined;
+      const maxJobs = parseMaxJobs(req.getQuery('maxJobs'));
+      if (maxJobs === null) {
+        replySafely(res, state, requestId, errorReply(errors.invalid(`maxJobs: must be an integer from 1 to ${PUSH_WINDOW}`), requestId), ctx.log);
+        return;
+      }
       deps.authenticate(authorization)
         .then((principal) => {
           if (state.aborted || state.done) return;
-          res.cork(() => res.upgrade<SocketData>({ principal }, key, protocol, extensions, context));
+          res.cork(() => res.upgrade<SocketData>({ principal, maxJobs }, key, protocol, extensions, context));
           state.done = true;
         })
         .catch((err: unknown) => {
@@ -94,7 +100,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     }),
     open: (ws) => {
       const data = ws.getUserData();
-      const session = new DeviceSession(ws, data.principal);
+      const session = new DeviceSession(ws, data.principal, data.maxJobs);
       data.session = session;
       sessions.get(session.deviceId)?.end(CLOSE_REPLACED, 'replaced by a newer socket');
       sessions.set(session.deviceId, session);
@@ -109,9 +115,10 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
           ctx, principal: session.principal, reports, ops: deps.ops,
           onJobs: (n) => { session.outstanding += n; },
           onSettled: (n) => pusher.settled(session, n),
+          isRevoked: () => isRevoked(session.principal),
+          answers: session.answers,
         },
         text,
-        () => isRevoked(session.principal),
       ).then((reply) => {
         session.send(reply);
         if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');

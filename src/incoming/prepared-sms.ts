@@ -1,3 +1,4 @@
+import { parsePhoneTime } from '../dispatch/phone-time.js';
 import type { IncomingSms } from './schemas.js';
 
 /** A phone clock this far ahead of the server's is not believed (protocol: clock_skew). */
@@ -20,8 +21,8 @@ export interface PreparedSms {
  * later); one in the future can only be a wrong clock, so the server's own time is used.
  */
 export function prepareSms(sms: IncomingSms, now: Date): PreparedSms {
-  const at = new Date(sms.receivedAt);
-  if (Number.isNaN(at.getTime())) return { sms, receivedAt: now };
+  const at = parsePhoneTime(sms.receivedAt);
+  if (!at) return { sms, receivedAt: now }; // not reached: the schema checked it with the same parser
   if (at.getTime() - now.getTime() > MAX_AHEAD_MS) {
     return {
       sms,

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Int, Nullable, NullableDateTime, PathId, RadioText, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
+import { PhoneDateTime } from '../dispatch/phone-time.js';
 
-const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$';
 
 /** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
 export const IncomingSmsBody = Type.Object(
@@ -12,7 +12,7 @@ export const IncomingSmsBody = Type.Object(
     // U+FFFD), so the SMS is still stored.
     from: RadioText({ minLength: 1, maxLength: 64, errorMessage: 'must be the raw originating address (1 to 64 characters)' }),
     body: RadioText({ maxLength: 10_000, errorMessage: 'must be a string of at most 10000 characters' }),
-    receivedAt: Text({ pattern: ISO_DATE_TIME, errorMessage: 'must be an ISO 8601 date-time with a time zone, e.g. 2025-01-06T16:15:00Z' }),
+    receivedAt: PhoneDateTime,
     simSubscriptionId: Type.Optional(Int('integer', { minimum: 0 })),
     part: Type.Optional(
       Type.Object(

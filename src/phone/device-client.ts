@@ -23,6 +23,13 @@ export interface DeviceClientOptions {
   ackTimeoutMs?: number;
   /** Reconnect delay: exponential from minMs to maxMs, with jitter. Default 500 ms to 30 s. */
   reconnect?: { minMs: number; maxMs: number };
+  /**
+   * Delay before sending again a frame answered `internal_error`: exponential from minMs to
+   * maxMs, with jitter. Default 1 s to 30 s.
+   */
+  retry?: { minMs: number; maxMs: number };
+  /** The most unreported jobs the server may push to this phone (1..100, default 100). */
+  maxJobs?: number;
 }
 
 export interface DeviceClientStats {
@@ -33,12 +40,27 @@ export interface DeviceClientStats {
   resends: number;
   /** Jobs the server sent again that this client had already delivered (dropped). */
   duplicateJobs: number;
+  /** Frames sent again after an `internal_error` answer. */
+  retries: number;
 }
 
 type State = 'idle' | 'connecting' | 'open' | 'waiting' | 'closed' | 'revoked' | 'replaced';
 
 const DEFAULT_ACK_TIMEOUT_MS = 10_000;
 const DEFAULT_RECONNECT = { minMs: 500, maxMs: 30_000 };
+const DEFAULT_RETRY = { minMs: 1000, maxMs: 30_000 };
+
+/**
+ * Answers that say "not now" rather than "never": the frame is kept and sent again, same ref and
+ * content, until another answer comes. Every other error code is final for its frame.
+ */
+const TRANSIENT_CODES = new Set(['internal_error', 'service_unavailable']);
+
+/** A delay growing from minMs to maxMs with the attempt, each between half and all of its ceiling. */
+export function backoffDelay(range: { minMs: number; maxMs: number }, attempt: number, random = Math.random): number {
+  const ceiling = Math.min(range.maxMs, range.minMs * 2 ** Math.min(attempt, 30));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
 
 /**
  * One phone's connection to Hafatra over /device/v1/socket. Every call resolves with the
@@ -50,7 +72,7 @@ export class DeviceClient {
     return pairDevice(baseUrl, request);
   }
 
-  readonly stats: DeviceClientStats = { connects: 0, reconnects: 0, resends: 0, duplicateJobs: 0 };
+  readonly stats: DeviceClientStats = { connects: 0, reconnects: 0, resends: 0, duplicateJobs: 0, retries: 0 };
   private state: State = 'idle';
   private ws: WebSocket | null = null;
   private readonly pending = new PendingFrames();
@@ -65,10 +87,15 @@ export class DeviceClient {
   private closedWaiters: (() => void)[] = [];
   private readonly ackTimeoutMs: number;
   private readonly backoff: { minMs: number; maxMs: number };
+  private readonly retry: { minMs: number; maxMs: number };
 
   constructor(private readonly opts: DeviceClientOptions) {
     this.ackTimeoutMs = opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
     this.backoff = opts.reconnect ?? DEFAULT_RECONNECT;
+    this.retry = opts.retry ?? DEFAULT_RETRY;
+    if (opts.maxJobs !== undefined && !(Number.isInteger(opts.maxJobs) && opts.maxJobs >= 1 && opts.maxJobs <= 100)) {
+      throw new RangeError('maxJobs must be an integer from 1 to 100');
+    }
   }
 
   get connected(): boolean {
@@ -134,7 +161,7 @@ export class DeviceClient {
     const ref = `${this.refPrefix}-${(++this.refSeq).toString(36)}`;
     return new Promise<T>((resolve, reject) => {
       const frame: PendingFrame = {
-        ref, text: JSON.stringify({ ...body, type, ref }), attempts: 0, sentAt: 0, timer: null,
+        ref, text: JSON.stringify({ ...body, type, ref }), attempts: 0, failures: 0, retrying: false, sentAt: 0, timer: null,
         resolve: resolve as (payload: Record<string, unknown>) => void, reject,
       };
       this.pending.add(frame);
@@ -143,6 +170,7 @@ export class DeviceClient {
   }
 
   private transmit(frame: PendingFrame): void {
+    this.pending.stopTimer(frame);
     frame.attempts += 1;
     frame.sentAt = Date.now();
     this.ws!.send(frame.text);
@@ -151,7 +179,7 @@ export class DeviceClient {
 
   private onAckTimeout(frame: PendingFrame): void {
     frame.timer = null;
-    if (this.state !== 'open') return; // sent again on reconnect
+    if (this.state !== 'open' || this.pending.get(frame.ref) !== frame) return; // sent again on reconnect, or settled
     // Silence on the socket for two timeouts: it is most likely dead without a close (lost
     // network); dropping it reconnects, and every pending frame goes out on the new socket.
     if (frame.attempts >= 2 && Date.now() - this.lastReceivedAt > 2 * this.ackTimeoutMs) {
@@ -164,7 +192,8 @@ export class DeviceClient {
 
   private open(): void {
     this.state = 'connecting';
-    const url = this.opts.baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws') + SOCKET_PATH;
+    const query = this.opts.maxJobs === undefined ? '' : `?maxJobs=${this.opts.maxJobs}`;
+    const url = this.opts.baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws') + SOCKET_PATH + query;
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.opts.token}` }, perMessageDeflate: false, handshakeTimeout: 10_000 });
     this.ws = ws;
     let refusedStatus = 0;
@@ -187,8 +216,9 @@ export class DeviceClient {
     this.lastReceivedAt = Date.now();
     this.stats.connects += 1;
     if (this.stats.connects > 1) this.stats.reconnects += 1;
-    this.opts.onConnectionChange?.(true);
+    // Pending frames first: a frame the callback sends is transmitted once, by request().
     for (const frame of this.pending.all()) this.transmit(frame);
+    this.opts.onConnectionChange?.(true);
     this.connectWaiter?.resolve();
     this.connectWaiter = null;
   }
@@ -217,7 +247,29 @@ export class DeviceClient {
 
   private onError(frame: { ref: string | null; code: string; message: string }): void {
     if (frame.ref === null) return;
-    this.pending.take(frame.ref)?.reject(new DeviceProtocolError(frame.code, frame.message));
+    const pending = this.pending.get(frame.ref);
+    if (!pending) return;
+    if (TRANSIENT_CODES.has(frame.code)) return this.retryLater(pending);
+    this.pending.take(frame.ref)!.reject(new DeviceProtocolError(frame.code, frame.message));
+  }
+
+  /**
+   * The server could not answer now (its database unreachable, say): the frame stays pending and
+   * goes out again after a backoff, or at once on the next socket should this one close. A
+   * status report or a received SMS is never dropped for a fault of the server's.
+   */
+  private retryLater(frame: PendingFrame): void {
+    if (frame.retrying) return; // a second answer to the same try (an ack-timeout resend crossed it)
+    this.pending.stopTimer(frame);
+    frame.retrying = true;
+    frame.failures += 1;
+    frame.timer = setTimeout(() => {
+      frame.timer = null;
+      frame.retrying = false;
+      if (this.state !== 'open' || this.pending.get(frame.ref) !== frame) return; // sent again on reconnect
+      this.stats.retries += 1;
+      this.transmit(frame);
+    }, backoffDelay(this.retry, frame.failures - 1));
   }
 
   private deliver(jobs: Job[]): void {
@@ -258,9 +310,8 @@ export class DeviceClient {
 
   private scheduleReconnect(): void {
     this.state = 'waiting';
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.minMs * 2 ** this.attempt);
+    const delay = backoffDelay(this.backoff, this.attempt);
     this.attempt += 1;
-    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       if (this.state === 'waiting') this.open();

@@ -44,7 +44,7 @@ export function summaryLines(s: FleetSummary): string[] {
     `sent: ${s.sent}  delivered: ${s.delivered}  failed: ${s.failed}  (${s.messagesPerSecond} messages/s)`,
     `send latency (job → sent): ${latency}`,
     `incoming SMS sent: ${s.incomingSent}  refused while inbound locked: ${s.incomingLocked}`,
-    `reconnects: ${s.reconnects}  frames resent: ${s.resends}  duplicate jobs dropped: ${s.duplicateJobs}`,
+    `reconnects: ${s.reconnects}  frames resent: ${s.resends} (after internal_error: ${s.retries})  duplicate jobs dropped: ${s.duplicateJobs}`,
     `errors: ${s.errors}`,
     ...s.recentErrors.map((e) => `  ${e}`),
   ];

@@ -62,7 +62,7 @@ export class Fleet {
   totals(): FleetTotals {
     const totals: FleetTotals = {
       phones: this.phones.length, connected: 0, revoked: 0, jobsReceived: 0, sent: 0, delivered: 0, failed: 0,
-      incomingSent: 0, incomingLocked: 0, errors: 0, reconnects: 0, duplicateJobs: 0, resends: 0,
+      incomingSent: 0, incomingLocked: 0, errors: 0, reconnects: 0, duplicateJobs: 0, resends: 0, retries: 0,
     };
     for (const phone of this.phones) {
       if (phone.connected) totals.connected += 1;

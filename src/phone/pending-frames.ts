@@ -5,6 +5,10 @@ export interface PendingFrame {
   ref: string;
   text: string;
   attempts: number;
+  /** Answers of internal_error so far: the backoff before the next try grows with them. */
+  failures: number;
+  /** Waiting out a backoff after internal_error: not sent again until the timer fires or a reconnect. */
+  retrying: boolean;
   sentAt: number;
   timer: NodeJS.Timeout | null;
   resolve(payload: Record<string, unknown>): void;
@@ -35,6 +39,10 @@ export class PendingFrames {
     return frame;
   }
 
+  get(ref: string): PendingFrame | undefined {
+    return this.byRef.get(ref);
+  }
+
   all(): PendingFrame[] {
     return [...this.byRef.values()];
   }
@@ -52,8 +60,9 @@ export class PendingFrames {
     }
   }
 
-  private stopTimer(frame: PendingFrame): void {
+  stopTimer(frame: PendingFrame): void {
     if (frame.timer) clearTimeout(frame.timer);
     frame.timer = null;
+    frame.retrying = false;
   }
 }

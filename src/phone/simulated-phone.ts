@@ -27,6 +27,10 @@ export interface SimulatedPhoneOptions {
   recordArrivals?: boolean;
   ackTimeoutMs?: number;
   reconnect?: DeviceClientOptions['reconnect'];
+  /** Backoff before sending again a frame answered internal_error. */
+  retry?: DeviceClientOptions['retry'];
+  /** The most unreported jobs the server may push to this phone (1..100). */
+  maxJobs?: number;
   /** Source of randomness (tests pass a seeded one). Default Math.random. */
   random?: () => number;
 }
@@ -43,6 +47,8 @@ export interface PhoneCounters {
   reconnects: number;
   duplicateJobs: number;
   resends: number;
+  /** Frames sent again after the server answered internal_error. */
+  retries: number;
 }
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
@@ -61,7 +67,7 @@ export class SimulatedPhone {
   readonly client: DeviceClient;
   readonly counters: PhoneCounters = {
     jobsReceived: 0, sent: 0, delivered: 0, failed: 0, incomingSent: 0, incomingLocked: 0,
-    errors: 0, reconnects: 0, duplicateJobs: 0, resends: 0,
+    errors: 0, reconnects: 0, duplicateJobs: 0, resends: 0, retries: 0,
   };
   /** messageId → when its jobs frame arrived (nowMs()). */
   readonly jobArrivals = new Map<string, number>();
@@ -87,6 +93,8 @@ export class SimulatedPhone {
       token: opts.token,
       ackTimeoutMs: opts.ackTimeoutMs,
       reconnect: opts.reconnect,
+      retry: opts.retry,
+      maxJobs: opts.maxJobs,
       onJobs: (jobs) => this.onJobs(jobs),
       onRevoked: () => { this.revoked = true; },
       onConnectionChange: (connected) => { if (connected) void this.health.beat(); },
@@ -126,8 +134,8 @@ export class SimulatedPhone {
 
   /** Counters with the client's own (reconnects, resends, duplicate jobs) filled in. */
   snapshot(): PhoneCounters {
-    const { reconnects, resends, duplicateJobs } = this.client.stats;
-    return { ...this.counters, reconnects, resends, duplicateJobs };
+    const { reconnects, resends, duplicateJobs, retries } = this.client.stats;
+    return { ...this.counters, reconnects, resends, duplicateJobs, retries };
   }
 
   private onJobs(jobs: Job[]): void {

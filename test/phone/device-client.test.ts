@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startPhoneTestApp, pairTestPhone, sendMessages, eventually, type PhoneTestApp } from '../support/phones.js';
 import { SocketProxy } from './socket-proxy.js';
+import { upgradeRefusal } from '../support/raw-socket.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
@@ -187,7 +187,7 @@ describe('DeviceClient: connections', () => {
     expect((await message(key, id!)).status).toBe('sending');
   });
 
-  it('sends a frame again with the same ref when its ack is lost; the server answers the repeat as a duplicate', async () => {
+  it('sends a frame again with the same ref when its ack is lost; the server answers the repeat as it answered the first', async () => {
     const { org, key } = await app.createOrg();
     const phone = await connectedPhone(org.id, { ackTimeoutMs: 300 }, proxy.url);
     const [id] = await sendMessages(app, key, 1);
@@ -200,8 +200,9 @@ describe('DeviceClient: connections', () => {
       return refs.length === 1; // lose the first ack only
     };
     try {
+      // The socket remembers the answer by ref: the resend is not run again (which would say duplicate).
       const ack = await phone.client.reportStatus({ messageId: id!, status: 'sending' });
-      expect(ack).toEqual({ messageId: id, status: 'sending', duplicate: true });
+      expect(ack).toEqual({ messageId: id, status: 'sending' });
     } finally {
       proxy.dropToPhone = () => false;
     }
@@ -256,15 +257,7 @@ describe('DeviceClient: connections', () => {
   });
 
   it('answers an upgrade that fails to authenticate 500 internal_error, and an unknown token 401', async () => {
-    const upgradeStatus = (token: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const ws = new WebSocket(`${app.url.replace('http', 'ws')}/device/v1/socket`, { headers: { authorization: `Bearer ${token}` } });
-      ws.on('open', () => reject(new Error('upgrade accepted')));
-      ws.on('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => { body += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-    });
+    const upgradeStatus = (token: string) => upgradeRefusal(app.url, token);
     app.authenticationOutage = new Error('Connection terminated unexpectedly');
     try {
       const failed = await upgradeStatus('hfd_anything');
