@@ -21,11 +21,21 @@ export const RECOVERY_DEADLINE_MS = 15_000;
 
 const sample = (ids: Iterable<string>, n = 3) => [...ids].slice(0, n).join(', ');
 
+type Say = (name: string, ok: boolean, detail?: string) => void;
+
 export async function checkScenario(topo: Topology, s: Scenario): Promise<Verdict[]> {
   const verdicts: Verdict[] = [];
-  const verdict = (name: string, ok: boolean, detail = '') => verdicts.push({ name, ok, detail });
-  const db = topo.ctx.db;
+  const say: Say = (name, ok, detail = '') => verdicts.push({ name, ok, detail });
+  const stored = await checkRequests(topo, s, say);
+  await checkOutcomes(topo, s, say);
+  await checkCounter(topo, s, stored, say);
+  await checkWebhooks(topo, s, say);
+  return verdicts;
+}
 
+/** Idempotent retries answered with the committed batch; every 202'd message durable, once. Returns the org's message count. */
+async function checkRequests(topo: Topology, s: Scenario, verdict: Say): Promise<number> {
+  const db = topo.ctx.db;
   // Idempotent retries: every request ends with a 202, the batch its key committed.
   await s.sender.retryUnanswered(RECOVERY_DEADLINE_MS);
   const unanswered = s.sender.unanswered();
@@ -57,7 +67,12 @@ export async function checkScenario(topo: Topology, s: Scenario): Promise<Verdic
   verdict('no message outside the batches of the requests sent', orphans.length === 0, `${orphans.length}`);
   s.figures.messages = accepted.size;
   s.figures.requests = s.sender.requests.length;
+  return stored.size;
+}
 
+/** Every message terminal with the status its phone reported, claimed once, by one phone. */
+async function checkOutcomes(topo: Topology, s: Scenario, verdict: Say): Promise<void> {
+  const db = topo.ctx.db;
   // Every message terminal, with the status its phone reported.
   const wrong = await within(SETTLE_DEADLINE_MS, async () => {
     const { rows } = await db.query<{ id: string; status: string }>('SELECT id, status FROM messages WHERE org_id = $1', [s.orgId]);
@@ -81,17 +96,22 @@ export async function checkScenario(topo: Topology, s: Scenario): Promise<Verdic
   const onTwoPhones = s.fleet.jobsOnTwoPhones();
   verdict('no job handed to two phones', onTwoPhones.length === 0, `${onTwoPhones.length} (${sample(onTwoPhones)})`);
   s.figures.duplicatePushesToSamePhone = s.fleet.duplicatePushes();
+}
 
+async function checkCounter(topo: Topology, s: Scenario, rows: number, verdict: Say): Promise<void> {
   // The daily counter equals the rows (a lost request refunded, a replay not counted).
   const dailyKey = topo.ctx.keys.org(s.orgId).dailyCount(utcDay());
   let counter: string | null = null;
   const equal = await within(RECOVERY_DEADLINE_MS, async () => {
     counter = await topo.ctx.redis.get(dailyKey);
     // Absent (Redis lost it): the next send recounts it from these rows.
-    return counter === null || Number(counter) === stored.size;
+    return counter === null || Number(counter) === rows;
   }, 250);
-  verdict('the daily counter equals the rows', equal === true, `counter ${counter}, rows ${stored.size}`);
+  verdict('the daily counter equals the rows', equal === true, `counter ${counter}, rows ${rows}`);
+}
 
+async function checkWebhooks(topo: Topology, s: Scenario, verdict: Say): Promise<void> {
+  const db = topo.ctx.db;
   // Webhooks: every event at least once; duplicates measured.
   const { rows: events } = await db.query<{ id: string; type: string; message: string }>(
     `SELECT id, type, payload->'data'->>'id' AS message FROM events WHERE org_id = $1 AND type = ANY($2::text[])`, [s.orgId, WEBHOOK_TYPES]);
@@ -113,5 +133,4 @@ export async function checkScenario(topo: Topology, s: Scenario): Promise<Verdic
   verdict('every webhook event delivered at least once', allDelivered === true, `${eventIds.size - counts.size} of ${eventIds.size} never arrived`);
   s.figures.webhookEvents = eventIds.size;
   s.figures.webhookDuplicates = [...counts.values()].reduce((n, c) => n + c - 1, 0);
-  return verdicts;
 }
