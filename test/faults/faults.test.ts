@@ -106,33 +106,46 @@ it('kill -9 of the worker mid-flow: queues, sweeps and webhooks resume, nothing 
   await s.fleet.close();
 }, 150_000);
 
-it('Postgres stopped (fast) and started during sends and reports: the API answers 500s, then serves again', async () => {
-  const { s, stopSending } = await flowing('postgres-restart');
+/**
+ * A server of the deployment stopped and started while messages flow: every process stays up,
+ * requests meanwhile are answered 500/503 in the error shape, the API serves again within
+ * seconds of the server's return, and then every check holds.
+ */
+async function outage(name: string, server: { stop(): Promise<void>; start(): Promise<void> }): Promise<void> {
+  const { s, stopSending } = await flowing(name);
   const stoppedAt = Date.now();
-  await topo.postgres.stop();
+  await server.stop();
   // Requests keep coming during the outage: each must get an answer in the error shape.
   await within(20_000, () => s.sender.answersSince(stoppedAt).length >= 10 || api.exit !== undefined, 20);
   const startedAt = Date.now();
-  s.figures.postgresDownSeconds = secondsSince(stoppedAt);
-  await topo.postgres.start();
+  s.figures.downSeconds = secondsSince(stoppedAt);
+  await server.start();
   const servingAgain = await within(RECOVERY_DEADLINE_MS, () => s.sender.answersSince(startedAt).some((a) => a.kind === 'accepted'), 20);
-  s.figures.apiServingAgainAfterPostgresSeconds = servingAgain ? secondsSince(startedAt) : `not within ${RECOVERY_DEADLINE_MS / 1000} s`;
+  s.figures.servingAgainSeconds = servingAgain ? secondsSince(startedAt) : `not within ${RECOVERY_DEADLINE_MS / 1000} s`;
   await stopSending();
   const verdicts: Verdict[] = [];
   for (const p of [api, worker]) {
-    verdicts.push({ name: `the ${p.role} process survives the Postgres restart`, ok: p.exit === undefined, detail: `${p.exit}: ${p.stderr.join('').slice(-600)}` });
+    verdicts.push({ name: `the ${p.role} process survives`, ok: p.exit === undefined, detail: `${p.exit}: ${p.stderr.join('').slice(-600)}` });
   }
   const during = s.sender.answersSince(stoppedAt).filter((a) => a.at < startedAt && a.kind !== 'accepted');
   const badAnswers = during.filter((a) => !(a.kind === 'refused' && (a.status === 500 || a.status === 503) && a.errorShape));
   s.figures.answersDuringOutage = during.length;
   verdicts.push({ name: 'requests during the outage answered 500/503 in the error shape', ok: badAnswers.length === 0,
     detail: `${badAnswers.length} of ${during.length}: ${JSON.stringify(badAnswers.slice(0, 3))}` });
-  verdicts.push({ name: 'the API serves again within seconds of Postgres coming back, without a restart', ok: servingAgain === true, detail: String(s.figures.apiServingAgainAfterPostgresSeconds) });
+  verdicts.push({ name: 'the API serves again within seconds of the server coming back, without a restart', ok: servingAgain === true, detail: String(s.figures.servingAgainSeconds) });
   await ensureProcesses();
   await phonesConnected(s, 20_000);
   verdicts.push(...(await checkScenario(topo, s)));
   report(s, verdicts);
   await s.fleet.close();
+}
+
+it('Postgres stopped (fast) and started during sends and reports: the API answers 500s, then serves again', async () => {
+  await outage('postgres-restart', topo.postgres);
+}, 150_000);
+
+it('Redis stopped and started (append-only file kept) during sends and reports: the API answers 500s, then serves again', async () => {
+  await outage('redis-restart', topo.redis);
 }, 150_000);
 
 it('Redis FLUSHALL during flow: queues, counters and keys rebuilt from Postgres, nothing lost or sent twice', async () => {

@@ -15,6 +15,7 @@ export interface SendRequest {
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;
+const RETRY_CONCURRENCY = 8;
 let nextNumber = 0;
 
 /** The answer's body has the error shape {error: {code, message, requestId}}. */
@@ -61,21 +62,26 @@ export class Sender {
           answers: [],
         };
         this.requests.push(request);
-        await this.post(request);
+        // A client backs off when the service fails, rather than adding request after request.
+        if ((await this.post(request)).kind !== 'accepted') await new Promise((r) => setTimeout(r, 200));
       }
     };
     await Promise.all(Array.from({ length: concurrency }, lane));
   }
 
   /**
-   * Sends every unanswered request again with its key, all at once, round after round, until
+   * Sends every unanswered request again with its key, a few at a time, round after round, until
    * each has a 202 or the deadline passes. Each attempt waits for its answer (up to the request
    * timeout): a client that gave up early would itself leave keys in flight.
    */
   async retryUnanswered(deadlineMs: number): Promise<void> {
     const deadline = Date.now() + deadlineMs;
     while (this.unanswered().length > 0 && Date.now() <= deadline) {
-      await Promise.all(this.unanswered().map((request) => this.post(request)));
+      const pending = this.unanswered();
+      const lane = async (): Promise<void> => {
+        for (let request = pending.shift(); request; request = pending.shift()) await this.post(request);
+      };
+      await Promise.all(Array.from({ length: RETRY_CONCURRENCY }, lane));
       if (this.unanswered().length > 0) await new Promise((r) => setTimeout(r, 250));
     }
   }

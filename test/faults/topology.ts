@@ -64,6 +64,8 @@ export interface Topology {
   ctx: AppContext;
   receiver: HttpsReceiver;
   postgres: { stop(): Promise<void>; start(): Promise<void> };
+  /** Stopped with SIGTERM (it writes its append-only file and exits), started on the same port and data. */
+  redis: { stop(): Promise<void>; start(): Promise<void> };
   /** Starts `hafatra <role>` and resolves once it printed its ready line. */
   spawn(role: Role, port?: number): Promise<ServiceChild>;
   kill9(service: ServiceChild): Promise<void>;
@@ -89,7 +91,9 @@ export async function startTopology(): Promise<Topology> {
     }
   };
   let pg: PostgresServer = await startPg();
-  const redis: RedisServer = await startRedis({ binary: await findRedisServer(undefined, log), dataDir: dir, port: redisPort, runAs, log });
+  const redisBinary = await findRedisServer(undefined, log);
+  const startRedisServer = () => startRedis({ binary: redisBinary, dataDir: dir, port: redisPort, runAs, log });
+  let redis: RedisServer = await startRedisServer();
   const receiver = await startHttpsReceiver();
   const caFile = join(dir, 'receiver-ca.pem');
   await writeFile(caFile, receiver.ca);
@@ -130,6 +134,10 @@ export async function startTopology(): Promise<Topology> {
       // Postgres's fast shutdown (SIGINT): sessions are ended with FATAL 57P01, as `pg_ctl stop -m fast`.
       stop: () => pg.stop(),
       async start() { pg = await startPg(); },
+    },
+    redis: {
+      stop: () => redis.stop(),
+      async start() { redis = await startRedisServer(); },
     },
     spawn: spawnService,
     async kill9(service) {
