@@ -36,7 +36,8 @@ export type Admission =
       /** Wall-clock ms of the admission, the reservation's score (the commit deadline counts from it). */
       admittedAt: number;
       complete(responseJson: string): Promise<void>;
-      release(): Promise<void>;
+      /** The request ends without committing: it failed, or its key's batch exists (committed by another request). */
+      release(outcome: 'failed' | 'batch-exists'): Promise<void>;
     };
 
 export async function admitSend(
@@ -52,6 +53,7 @@ export async function admitSend(
   const run = () =>
     runScript<[number, string]>(ctx.redis, 'admitSend', [idemKey, dailyKey, ledger], [
       useKey ? 1 : 0, q.requestHash, q.count, q.dailyLimit, PENDING_TTL_SECONDS, admittedAt, SEND_TIMING.takeoverAfterMs, q.batchId,
+      q.idempotencyKey ?? '',
     ]);
 
   let [code, payload] = await run();
@@ -68,10 +70,12 @@ export async function admitSend(
       secondsToNextUtcDay(),
     );
   }
-  if (code === 3) ctx.log.warn({ orgId: q.orgId, idempotencyKey: q.idempotencyKey }, 'idempotency key taken over from a request that did not finish');
+  if (code === 3 || code === 4) ctx.log.warn({ orgId: q.orgId, idempotencyKey: q.idempotencyKey }, 'idempotency key taken over from a request that did not finish');
   else if (code !== 1) throw new Error(`admitSend returned ${code}`);
 
-  const reservation = reservationMember(q.batchId, q.count);
+  const reservation = reservationMember(q.batchId, q.count, q.idempotencyKey);
+  // An inherited count is the taken-over request's too: refunded only once neither can commit (the reconciler knows).
+  const inherited = code === 4;
   return {
     kind: 'admitted',
     admittedAt,
@@ -88,32 +92,34 @@ export async function admitSend(
         .zrem(ledger, reservation)
         .exec();
     },
-    async release() {
-      await releaseReservation(ctx, { orgId: q.orgId, reservation, admittedAt, idempotencyKey: q.idempotencyKey });
+    async release(outcome) {
+      const mode = !inherited ? 'refund' : outcome === 'batch-exists' ? 'drop' : 'keep';
+      await releaseReservation(ctx, { orgId: q.orgId, reservation, admittedAt, idempotencyKey: q.idempotencyKey, mode });
     },
   };
 }
 
-/** A reservation in the ledger: `<batchId>:<count>`. */
-export const reservationMember = (batchId: string, count: number) => `${batchId}:${count}`;
+/** A reservation in the ledger: `<batchId>:<count>[:<idempotency key>]` (as lua/admitSend-3.lua builds it). */
+export const reservationMember = (batchId: string, count: number, key?: string) =>
+  key === undefined ? `${batchId}:${count}` : `${batchId}:${count}:${key}`;
 
-export function parseReservation(member: string): { batchId: string; count: number } | undefined {
-  const at = member.lastIndexOf(':');
-  const count = Number(member.slice(at + 1));
-  return at > 0 && Number.isInteger(count) ? { batchId: member.slice(0, at), count } : undefined;
+export function parseReservation(member: string): { batchId: string; count: number; idempotencyKey?: string } | undefined {
+  const match = /^([^:]+):(\d+)(?::(.+))?$/s.exec(member);
+  if (!match) return undefined;
+  return { batchId: match[1]!, count: Number(match[2]), ...(match[3] !== undefined ? { idempotencyKey: match[3] } : {}) };
 }
 
-/** Refunds a reservation still in the ledger (at most once) and frees the key if it still holds it. */
+/** Refunds (or drops, or keeps) a reservation still in the ledger, at most once, and frees the key if it still holds it. */
 export async function releaseReservation(
   ctx: AppContext,
-  r: { orgId: string; reservation: string; admittedAt: number; idempotencyKey?: string },
+  r: { orgId: string; reservation: string; admittedAt: number; idempotencyKey?: string; mode: 'refund' | 'drop' | 'keep' },
 ): Promise<boolean> {
   const parsed = parseReservation(r.reservation);
   if (!parsed) throw new Error(`malformed send reservation ${r.reservation}`);
   const k = ctx.keys.org(r.orgId);
   const refunded = await runScript<number>(ctx.redis, 'releaseSend',
     [k.idempotency(r.idempotencyKey ?? '-'), k.dailyCount(utcDay(new Date(r.admittedAt))), k.sendReservations()],
-    [r.reservation, parsed.count, parsed.batchId]);
+    [r.reservation, parsed.count, parsed.batchId, r.mode]);
   return refunded === 1;
 }
 

@@ -10,8 +10,10 @@ export const RESERVATION_SWEEP_MS = 10_000;
 /**
  * Settles the daily-count reservations of send requests that never finished because their
  * process died between admission and the end of the request. Past the lease, a request still
- * alive can no longer commit (its commit deadline is half the lease), so the batch row decides:
- * committed, the count stands (the reservation is dropped); not committed, the count is refunded.
+ * alive can no longer commit (its commit deadline is half the lease), so Postgres decides: its
+ * batch, or a batch of its idempotency key (a retry that took the key over, or the request it
+ * took over, committed it), exists and the count stands (the reservation is dropped); else the
+ * count is refunded.
  * After this the day's counter equals the messages Postgres holds again. Safe on several workers
  * at once: a reservation is refunded only by the call that removes it from the ledger.
  */
@@ -33,26 +35,48 @@ async function settleOrgs(ctx: AppContext, orgIds: string[], cutoff: number): Pr
   const read = ctx.redis.pipeline();
   for (const orgId of orgIds) read.zrangebyscore(ctx.keys.org(orgId).sendReservations(), '-inf', cutoff, 'WITHSCORES', 'LIMIT', 0, PER_ORG);
   const results = (await read.exec()) ?? [];
-  const stale: { orgId: string; reservation: string; admittedAt: number; batchId?: string }[] = [];
+  const stale: { orgId: string; reservation: string; admittedAt: number; batchId?: string; idempotencyKey?: string }[] = [];
   results.forEach(([err, flat], i) => {
     if (err) throw err;
     const list = flat as string[];
     for (let j = 0; j < list.length; j += 2) {
       const reservation = list[j]!;
-      stale.push({ orgId: orgIds[i]!, reservation, admittedAt: Number(list[j + 1]), batchId: parseReservation(reservation)?.batchId });
+      stale.push({ orgId: orgIds[i]!, reservation, admittedAt: Number(list[j + 1]), ...parseReservation(reservation) });
     }
   });
   if (stale.length === 0) return 0;
 
-  const { rows } = await ctx.db.query('SELECT id FROM batches WHERE id = ANY($1::text[])', [stale.flatMap((s) => (s.batchId ? [s.batchId] : []))]);
-  const committed = new Set(rows.map((r) => r.id as string));
+  const committed = await committedOf(ctx, stale);
   const drop = ctx.redis.pipeline();
   let refunded = 0;
   for (const s of stale) {
-    if (s.batchId === undefined || committed.has(s.batchId)) drop.zrem(ctx.keys.org(s.orgId).sendReservations(), s.reservation);
-    else if (await releaseReservation(ctx, s)) refunded++;
+    if (s.batchId === undefined || committed(s)) drop.zrem(ctx.keys.org(s.orgId).sendReservations(), s.reservation);
+    else if (await releaseReservation(ctx, { ...s, mode: 'refund' })) refunded++;
   }
   await drop.exec();
   if (refunded > 0) ctx.log.warn({ refunded }, 'daily counts of send requests that died before committing refunded');
   return refunded;
+}
+
+/**
+ * Whether a reservation's count was spent: its own batch committed, or (a retry having taken its
+ * key over, or it having taken over another's) a batch of its key did, the one batch a key gets.
+ */
+async function committedOf(
+  ctx: AppContext,
+  stale: { orgId: string; batchId?: string; idempotencyKey?: string }[],
+): Promise<(s: { orgId: string; batchId?: string; idempotencyKey?: string }) => boolean> {
+  const keyed = stale.filter((s) => s.idempotencyKey !== undefined);
+  const [byId, byKey] = await Promise.all([
+    ctx.db.query('SELECT id FROM batches WHERE id = ANY($1::text[])', [stale.flatMap((s) => (s.batchId ? [s.batchId] : []))]),
+    ctx.db.query(
+      `SELECT b.org_id, b.idempotency_key FROM batches b JOIN unnest($1::text[], $2::text[]) AS k(org_id, key)
+         ON b.org_id = k.org_id AND b.idempotency_key = k.key
+       WHERE b.created_at > now() - interval '24 hours'`,
+      [keyed.map((s) => s.orgId), keyed.map((s) => s.idempotencyKey)],
+    ),
+  ]);
+  const ids = new Set(byId.rows.map((r) => r.id as string));
+  const keys = new Set(byKey.rows.map((r) => `${r.org_id}\n${r.idempotency_key}`));
+  return (s) => ids.has(s.batchId!) || (s.idempotencyKey !== undefined && keys.has(`${s.orgId}\n${s.idempotencyKey}`));
 }

@@ -89,7 +89,7 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
     // gets its original answer even if no phone could take a new send now.
     if (idempotencyKey !== undefined && (await findBatchByKey(ctx.db, orgId, idempotencyKey))) {
       const replay = await replayFromPostgres(ctx, orgId, idempotencyKey, hash);
-      await admission.release();
+      await admission.release('batch-exists');
       return answered(replay);
     }
     await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
@@ -97,12 +97,12 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
     if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt))) {
       // Another request with this key committed first (one that took the key over, or the slow one it took over from).
       const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
-      await admission.release();
+      await admission.release('batch-exists');
       return answered(replay);
     }
     return { kind: 'committed', batch, admission };
   } catch (err) {
-    await admission.release();
+    await admission.release('failed');
     throw err;
   }
 }

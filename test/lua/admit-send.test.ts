@@ -20,15 +20,15 @@ beforeEach(async () => {
 const TAKEOVER_MS = 5000;
 let batches = 0;
 
-/** admitSend(KEYS idem, daily, ledger; ARGV useKey, hash, count, limit, pendingTtl, now, takeoverMs, batchId) */
+/** admitSend(KEYS idem, daily, ledger; ARGV useKey, hash, count, limit, pendingTtl, now, takeoverMs, batchId, key) */
 const admit = (o: { useKey?: boolean; hash?: string; count: number; limit: number; now?: number; batchId?: string }) =>
   runScript<[number, string]>(redis, 'admitSend', [idem, daily, ledger], [
-    o.useKey ? 1 : 0, o.hash ?? 'h1', o.count, o.limit, 120, o.now ?? Date.now(), TAKEOVER_MS, o.batchId ?? `bat_${++batches}`,
+    o.useKey ? 1 : 0, o.hash ?? 'h1', o.count, o.limit, 120, o.now ?? Date.now(), TAKEOVER_MS, o.batchId ?? `bat_${++batches}`, o.useKey ? 'k' : '',
   ]);
 
-/** releaseSend(KEYS idem, daily, ledger; ARGV reservation, count, batchId) */
-const release = (batchId: string, count: number) =>
-  runScript<number>(redis, 'releaseSend', [idem, daily, ledger], [`${batchId}:${count}`, count, batchId]);
+/** releaseSend(KEYS idem, daily, ledger; ARGV reservation, count, batchId, mode), for a keyed request */
+const release = (batchId: string, count: number, mode: 'refund' | 'drop' | 'keep' = 'refund') =>
+  runScript<number>(redis, 'releaseSend', [idem, daily, ledger], [`${batchId}:${count}:k`, count, batchId, mode]);
 
 describe('lua/admitSend', () => {
   it('admits up to the limit exactly, then refuses without counting', async () => {
@@ -99,24 +99,41 @@ describe('lua/admitSend', () => {
   it('records each admission as a reservation scored by its admission time, keyed or not', async () => {
     await admit({ useKey: true, count: 2, limit: 10, now: 1000, batchId: 'bat_a' });
     await admit({ useKey: false, count: 3, limit: 10, now: 2000, batchId: 'bat_b' });
-    expect(await redis.zrange(ledger, '0', '-1', 'WITHSCORES')).toEqual(['bat_a:2', '1000', 'bat_b:3', '2000']);
+    expect(await redis.zrange(ledger, '0', '-1', 'WITHSCORES')).toEqual(['bat_a:2:k', '1000', 'bat_b:3', '2000']);
   });
 
-  it('takes over a key pending for longer than the takeover bound, counting the retry anew', async () => {
+  it('takes over a key pending for longer than the takeover bound, inheriting its reservation', async () => {
     const t0 = 1_000_000;
     await admit({ useKey: true, count: 2, limit: 10, now: t0, batchId: 'bat_dead' });
     expect(await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS - 1, batchId: 'bat_early' })).toEqual([-2, '']);
-    expect(await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' })).toEqual([3, '4']);
+    expect(await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' })).toEqual([4, '2']);
     expect(await redis.hgetall(idem)).toMatchObject({ s: 'pending', t: String(t0 + TAKEOVER_MS), b: 'bat_retry' });
-    // the dead request's reservation stays for the reconciler to settle
-    expect(await redis.zrange(ledger, '0', '-1')).toEqual(['bat_dead:2', 'bat_retry:2']);
+    expect(await redis.zrange(ledger, '0', '-1', 'WITHSCORES')).toEqual(['bat_retry:2:k', String(t0 + TAKEOVER_MS)]);
+    expect(await redis.get(daily)).toBe('2');
+  });
+
+  it('admits the takeover on a full day: the dead request held the room', async () => {
+    const t0 = 1_000_000;
+    await admit({ useKey: true, count: 4, limit: 10, now: t0, batchId: 'bat_dead' });
+    await redis.incrby(daily, 6);
+    expect(await admit({ useKey: true, count: 4, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' })).toEqual([4, '10']);
+  });
+
+  it('counts the retry anew when the taken-over reservation was settled already', async () => {
+    const t0 = 1_000_000;
+    await admit({ useKey: true, count: 4, limit: 10, now: t0, batchId: 'bat_dead' });
+    await redis.zrem(ledger, 'bat_dead:4:k'); // the worker found its batch committed: the 4 stand
+    expect(await admit({ useKey: true, count: 4, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' })).toEqual([3, '8']);
+    await redis.zrem(ledger, 'bat_retry:4:k');
+    await redis.hset(idem, 't', t0);
+    expect(await admit({ useKey: true, count: 4, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_full' })).toEqual([-3, '8']);
   });
 
   it('lets one of many concurrent retries take a stale key over; the others are told it is in flight', async () => {
     const now = Date.now();
     await admit({ useKey: true, count: 1, limit: 100, now: now - 60_000 });
     const results = await Promise.all(Array.from({ length: 20 }, () => admit({ useKey: true, count: 1, limit: 100, now })));
-    expect(results.filter(([code]) => code === 3)).toHaveLength(1);
+    expect(results.filter(([code]) => code === 4)).toHaveLength(1);
     expect(results.filter(([code]) => code === -2)).toHaveLength(19);
   });
 
@@ -142,13 +159,23 @@ describe('lua/releaseSend', () => {
     expect(await redis.zcard(ledger)).toBe(0);
   });
 
-  it('refunds but leaves the key alone once a retry took it over', async () => {
+  it('refunds nothing and leaves the key alone for a request whose key a retry took over', async () => {
     const t0 = 1_000_000;
     await admit({ useKey: true, count: 2, limit: 10, now: t0, batchId: 'bat_slow' });
     await admit({ useKey: true, count: 2, limit: 10, now: t0 + TAKEOVER_MS, batchId: 'bat_retry' });
-    expect(await release('bat_slow', 2)).toBe(1);
+    expect(await release('bat_slow', 2)).toBe(0); // the retry holds the key's count now
     expect(await redis.get(daily)).toBe('2');
     expect(await redis.hget(idem, 'b')).toBe('bat_retry');
+  });
+
+  it('drops an inherited reservation without refund when the key has a batch, keeps it when the request failed', async () => {
+    await admit({ useKey: true, count: 2, limit: 10, batchId: 'bat_a' });
+    expect(await release('bat_a', 2, 'keep')).toBe(0);
+    expect(await redis.zrange(ledger, '0', '-1')).toEqual(['bat_a:2:k']); // for the reconciler
+    expect(await redis.exists(idem)).toBe(0); // the key is free for a retry
+    expect(await release('bat_a', 2, 'drop')).toBe(0);
+    expect(await redis.zcard(ledger)).toBe(0);
+    expect(await redis.get(daily)).toBe('2');
   });
 
   it('leaves a done key alone', async () => {
@@ -159,7 +186,7 @@ describe('lua/releaseSend', () => {
   });
 
   it('refunds nothing after Redis lost the reservation (its counter was recounted without it)', async () => {
-    await admit({ count: 2, limit: 10, batchId: 'bat_a' });
+    await admit({ useKey: true, count: 2, limit: 10, batchId: 'bat_a' });
     await redis.del(ledger);
     await redis.set(daily, 7);
     expect(await release('bat_a', 2)).toBe(0);
@@ -167,7 +194,7 @@ describe('lua/releaseSend', () => {
   });
 
   it('never creates a counter Redis lost (a counter of -2 would never be recounted)', async () => {
-    await admit({ count: 2, limit: 10, batchId: 'bat_a' });
+    await admit({ useKey: true, count: 2, limit: 10, batchId: 'bat_a' });
     await redis.del(daily);
     expect(await release('bat_a', 2)).toBe(0);
     expect(await redis.exists(daily)).toBe(0);
