@@ -52,13 +52,19 @@ export async function handleFrame(fc: FrameContext, text: string): Promise<Frame
   }
   const ref = typeof frame.ref === 'string' && frame.ref.length >= 1 && frame.ref.length <= 64 ? frame.ref : null;
   if (ref === null) return errorFrame(null, errors.invalid('ref: every frame needs a ref of 1 to 64 characters'));
+  // Checked before the remembered answers too: after a revocation, a resend gets no_session as well.
+  try {
+    if (await fc.isRevoked()) return errorFrame(ref, noSession());
+  } catch (err) {
+    fc.ctx.log.error({ err, deviceId: fc.principal.deviceId }, 'frame failed');
+    return errorFrame(ref, errors.internal());
+  }
   return fc.answers ? fc.answers.answer(ref, () => runFrame(fc, ref, frame)) : runFrame(fc, ref, frame);
 }
 
 async function runFrame(fc: FrameContext, ref: string, frame: Record<string, unknown>): Promise<FrameReply> {
   const { type, ref: _ref, ...body } = frame;
   try {
-    if (await fc.isRevoked()) throw noSession();
     return { type: 'ack', ref, ...(await dispatchFrame(fc, String(type), body)) };
   } catch (err) {
     if (isHafatraError(err)) {

@@ -58,3 +58,12 @@ it('answers no_session, writing nothing, to a report the message would still tak
   expect(answer).toMatchObject({ type: 'error', code: 'no_session' });
   expect(await statusOf(phone.id)).toBe('sent');
 });
+
+it('answers no_session to a resend of a frame acknowledged before the revocation, not its remembered ack', async () => {
+  const phone = await phoneWithJob();
+  const report = { type: 'status', ref: 's', messageId: phone.id, status: 'sending' };
+  expect(await phone.socket.request(report)).toMatchObject({ type: 'ack' });
+  await revokeDevice(other.ctx, phone.orgId, phone.deviceId);
+  await syncDeviceState(suite.app.ctx, phone.deviceId);
+  expect(await phone.socket.request(report)).toMatchObject({ type: 'error', ref: 's', code: 'no_session' });
+});
