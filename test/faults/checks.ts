@@ -3,6 +3,7 @@
  * directly (rows, statuses, claims, batches), Redis (the daily counter), the phones (which
  * phone got which job) and the webhook receiver (which event ids arrived, how often).
  */
+import { CLAIM_RECOVERY_MS } from '../../src/dispatch/sweeps.js';
 import { utcDay } from '../../src/redis/keys.js';
 import { intendedOutcome } from './fleet.js';
 import { WEBHOOK_TYPES, within, type Scenario } from './scenario.js';
@@ -14,8 +15,12 @@ export interface Verdict {
   detail: string;
 }
 
-/** How long the deployment has, once the fault is over, to bring every message and event to its end. */
-export const SETTLE_DEADLINE_MS = 30_000;
+/**
+ * How long the deployment has, once the fault is over, to bring every message and event to its
+ * end: a claim cut between Redis and Postgres by the fault waits CLAIM_RECOVERY_MS for the
+ * interrupted-claims sweep to queue its messages again, then a sweep interval and a push.
+ */
+export const SETTLE_DEADLINE_MS = CLAIM_RECOVERY_MS + 15_000;
 /** The "within seconds": a retried key answered, the counter equal to the rows. */
 export const RECOVERY_DEADLINE_MS = 15_000;
 

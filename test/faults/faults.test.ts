@@ -2,7 +2,7 @@
  * The fault suite (issue 17): a deployment of real processes, as in production (its own Postgres
  * and Redis, `hafatra api` and `hafatra worker` children, phones on sockets, an HTTPS webhook
  * receiver), with faults injected while messages flow: kill -9 of the API and of the worker,
- * Postgres stopped and started, Redis flushed, an API killed for good under its phones. After
+ * Postgres and Redis stopped and started, Redis flushed, an API killed for good under its phones. After
  * each, the checks of checks.ts: every 202'd message durable and sent once, terminal with the
  * status its phone reported, idempotent retries answered, the daily counter equal to the rows,
  * every webhook event delivered at least once. Figures (seconds of unavailability, duplicates)
