@@ -14,10 +14,10 @@ import { openScenario, secondsSince, within, type Scenario } from './scenario.js
 import { startTopology, type ServiceChild, type Topology } from './topology.js';
 
 /**
- * How long a dead API's phones may still read `online` (finding 7). LEAD: set it to the presence
- * lease of h3-outages-presence plus one sweep, once its setting is wired in FIX_SETTINGS_TO_WIRE.
+ * How long a dead API's phones may still read `online` (finding 7): the suite's 4 s presence lease
+ * plus a 1 s sweep (topology.ts), with room for a busy machine.
  */
-const PRESENCE_DEADLINE_MS = 20_000;
+const PRESENCE_DEADLINE_MS = 15_000;
 
 let topo: Topology;
 let api: ServiceChild;

@@ -19,12 +19,6 @@ import { startRedis, type RedisServer } from '../../src/launcher/redis-server.js
 import { serviceUserIfRoot, type RunAs } from '../../src/launcher/service-user.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
 
-/**
- * Settings of the helpers' fixes whose names were not known when this suite was written.
- * LEAD: wire the presence lease (finding 7) here, e.g. { HAFATRA_PRESENCE_LEASE_SECONDS: '5' },
- * and set PRESENCE_DEADLINE_MS in presence.ts to that lease plus one sweep.
- */
-export const FIX_SETTINGS_TO_WIRE: Record<string, string> = {};
 
 /** Every process of the deployment gets these (on top of the URLs and its port). */
 const SUITE_SETTINGS: Record<string, string> = {
@@ -41,7 +35,9 @@ const SUITE_SETTINGS: Record<string, string> = {
   // A phone is shown online by its socket only, not by a recent call (default 5 minutes),
   // so that presence after a crash is what the sockets say.
   HAFATRA_ONLINE_WINDOW_SECONDS: '1',
-  ...FIX_SETTINGS_TO_WIRE,
+  // A dead API's phones read offline within the lease plus one sweep (PRESENCE_DEADLINE_MS).
+  HAFATRA_PRESENCE_LEASE_SECONDS: '4',
+  HAFATRA_SWEEP_INTERVAL_MS: '1000',
 };
 
 export type Role = 'api' | 'worker';
