@@ -1,7 +1,7 @@
 import type { AppContext } from './context.js';
 import { every } from './periodic.js';
 import { reconcileAccepted, reconcileBatches, rebuildQueuesIfLost } from '../messages/reconciler.js';
-import { RESERVATION_SWEEP_MS, settleStaleReservations } from '../messages/reservations.js';
+import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
 import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
@@ -24,8 +24,12 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
-  // Daily counts of send requests whose process died: refunded unless their batch committed.
-  const reservationRecovery = every(RESERVATION_SWEEP_MS, 'reservation-recovery', ctx.log, () => settleStaleReservations(ctx));
+  // Daily counts of send requests whose process died: refunded unless their batch committed;
+  // counters seeded after Redis lost its data: raised by the sends that committed after the seed.
+  const reservationRecovery = every(RESERVATION_SWEEP_MS, 'reservation-recovery', ctx.log, async () => {
+    await settleStaleReservations(ctx);
+    await recountSeededCounters(ctx);
+  });
   stoppers.push(() => reservationRecovery.stop());
   stoppers.push((await startWebhookWorkers(ctx)).close);
   const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {

@@ -2,8 +2,7 @@ import type { AppContext } from '../app/context.js';
 import { errors } from '../errors/errors.js';
 import { runScript } from '../redis/scripts.js';
 import { secondsToNextUtcDay, utcDay } from '../redis/keys.js';
-import { idFloor } from '../ids/ids.js';
-import { MESSAGE_STATUSES } from './schemas.js';
+import { seedDailyCount } from './daily-count.js';
 
 /**
  * A send request's admission (lua/admitSend-3.lua): idempotency replay or conflict, then the
@@ -27,6 +26,11 @@ export const SEND_TIMING = {
   commitDeadlineMs: 30_000,
   /** Age after which the reconciler settles a reservation: refunded unless its batch committed. */
   reservationLeaseMs: 60_000,
+  /**
+   * A daily counter seeded from Postgres after Redis lost it is counted again this long after:
+   * by then every send admitted before the loss has committed or rolled back.
+   */
+  recountAfterSeedMs: 35_000,
 } as const;
 
 export type Admission =
@@ -58,7 +62,7 @@ export async function admitSend(
 
   let [code, payload] = await run();
   if (code === -4) {
-    await seedDailyCount(ctx, q.orgId, dailyKey);
+    await seedDailyCount(ctx, q.orgId, utcDay(new Date(admittedAt)), Date.now() + SEND_TIMING.recountAfterSeedMs);
     [code, payload] = await run();
   }
   if (code === 2) return { kind: 'replay', responseJson: payload };
@@ -121,18 +125,4 @@ export async function releaseReservation(
     [k.idempotency(r.idempotencyKey ?? '-'), k.dailyCount(utcDay(new Date(r.admittedAt))), k.sendReservations()],
     [r.reservation, parsed.count, parsed.batchId, r.mode]);
   return refunded === 1;
-}
-
-/** After Redis lost the day's counter, it is rebuilt from the messages Postgres holds for that day. */
-async function seedDailyCount(ctx: AppContext, orgId: string, dailyKey: string): Promise<void> {
-  const now = new Date();
-  const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  // Ids are time-sortable: "created today" is an id range of each status's part of the
-  // (org_id, status, id) index, which the status list lets Postgres read range by range.
-  const { rows } = await ctx.db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = ANY($3::text[]) AND id >= $2', [
-    orgId,
-    idFloor('message', dayStart),
-    MESSAGE_STATUSES,
-  ]);
-  await ctx.redis.set(dailyKey, rows[0].n as number, 'EX', 2 * 86_400, 'NX');
 }

@@ -1,8 +1,11 @@
 import type { AppContext } from '../app/context.js';
 import { parseReservation, releaseReservation, SEND_TIMING } from './admission.js';
+import { countDaysMessages, dayStartMs } from './daily-count.js';
+import { runScript } from '../redis/scripts.js';
 
 const ORGS_PER_ROUND = 500;
 const PER_ORG = 1000;
+const RECOUNTS_PER_ROUND = 200;
 
 /** How often a worker looks for reservations left by dead requests (each pass reads every organization's ledger). */
 export const RESERVATION_SWEEP_MS = 10_000;
@@ -79,4 +82,37 @@ async function committedOf(
   const ids = new Set(byId.rows.map((r) => r.id as string));
   const keys = new Set(byKey.rows.map((r) => `${r.org_id}\n${r.idempotency_key}`));
   return (s) => ids.has(s.batchId!) || (s.idempotencyKey !== undefined && keys.has(`${s.orgId}\n${s.idempotencyKey}`));
+}
+
+/**
+ * Raises each seeded counter that is due to the day's messages plus the sends still in flight
+ * (lua/raiseDailyCount-1.lua). The ledger is read first, then the rows counted, then the
+ * ledger's sends whose batch is in Postgres by now are left out: a send is counted once at most
+ * (one committing in between is in neither), so the floor is never above the truth.
+ * Returns how many counters were raised.
+ */
+export async function recountSeededCounters(ctx: AppContext, now = Date.now()): Promise<number> {
+  const due = await ctx.redis.zrangebyscore(ctx.keys.dailyRecounts(), '-inf', now, 'LIMIT', 0, RECOUNTS_PER_ROUND);
+  let raised = 0;
+  for (const member of due) {
+    const [orgId, utcDay] = member.split('|') as [string, string];
+    const keys = ctx.keys.org(orgId);
+    const dayStart = dayStartMs(utcDay);
+    const ledger = (await ctx.redis.zrangebyscore(keys.sendReservations(), dayStart, dayStart + 86_399_999))
+      .flatMap((r) => {
+        const parsed = parseReservation(r);
+        return parsed ? [{ orgId, ...parsed }] : [];
+      });
+    const rows = await countDaysMessages(ctx, orgId, utcDay);
+    const committed = ledger.length > 0 ? await committedOf(ctx, ledger) : () => false;
+    const inFlight = ledger.reduce((sum, r) => sum + (committed(r) ? 0 : r.count), 0);
+    const before = await ctx.redis.get(keys.dailyCount(utcDay));
+    const after = await runScript<number>(ctx.redis, 'raiseDailyCount', [keys.dailyCount(utcDay)], [rows + inFlight]);
+    if (before !== null && after > Number(before)) {
+      raised++;
+      ctx.log.warn({ orgId, utcDay, from: Number(before), to: after }, 'daily counter raised: sends in flight when Redis lost its data committed after its seed');
+    }
+    await ctx.redis.zrem(ctx.keys.dailyRecounts(), member);
+  }
+  return raised;
 }

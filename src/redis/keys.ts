@@ -32,6 +32,8 @@ export function redisKeys(prefix: string) {
     /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
     queuesBuilt: () => `${prefix}:queues-built`,
     deviceChannel: () => `${prefix}:device-events`,
+    /** Daily counters seeded from Postgres after a data loss, to count again (member `<orgId>|<yyyymmdd>`, scored by when). */
+    dailyRecounts: () => `${prefix}:daily-recounts`,
   };
 }
 

@@ -7,7 +7,7 @@ import { eventually } from '../support/phones.js';
 import { startApiProcess } from '../support/api-process.js';
 import { countRows, expectError } from '../api/expect-error.js';
 import { admitAndCommit } from '../../src/messages/send-messages.js';
-import { settleStaleReservations } from '../../src/messages/reservations.js';
+import { recountSeededCounters, settleStaleReservations } from '../../src/messages/reservations.js';
 import { admitSend, SEND_TIMING } from '../../src/messages/admission.js';
 import { utcDay } from '../../src/redis/keys.js';
 import { newId } from '../../src/ids/ids.js';
@@ -198,6 +198,28 @@ describe('idempotency keys of requests that died', () => {
     expect(await dailyCount(orgId)).toBe(5);
     await settleAfterLease();
     expect(await dailyCount(orgId)).toBe(5);
+  }, 60_000);
+  it('counts again a send that was in flight when Redis lost its data and committed after the counter was seeded', async () => {
+    const { orgId, key } = await orgWithPhone();
+    const idem = newKey();
+    const marker = app.ctx.keys.org(orgId).idempotency(idem);
+    const [inFlight] = await holdingBatchInserts(orgId, [idem], async () => {
+      const pending = send(key, idem, sendBody(3));
+      await eventually(async () => (await app.ctx.redis.hget(marker, 's')) === 'pending', 10_000, 'the send admitted');
+      // FLUSHALL, limited to this app's keys (the test files share one Redis).
+      const lost = await app.ctx.redis.keys(`${app.ctx.config.redisPrefix}:*`);
+      await app.ctx.redis.del(...lost);
+      // The next send seeds the counter from Postgres, where the send in flight is not yet.
+      expect((await send(key, newKey(), sendBody(2))).status).toBe(202);
+      return [pending] as const;
+    });
+    expect((await inFlight).status).toBe(202);
+    expect(await dailyCount(orgId)).toBe(2);
+    expect(await recountSeededCounters(app.ctx)).toBe(0); // not due: sends admitted before the loss may still commit
+    expect(await recountSeededCounters(app.ctx, Date.now() + SEND_TIMING.recountAfterSeedMs + 1000)).toBeGreaterThanOrEqual(1);
+    expect(await dailyCount(orgId)).toBe(5);
+    // Counted once: a second pass finds nothing due.
+    expect(await recountSeededCounters(app.ctx, Date.now() + SEND_TIMING.recountAfterSeedMs + 1000)).toBe(0);
   }, 60_000);
 });
 

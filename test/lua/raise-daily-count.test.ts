@@ -1,0 +1,32 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runScript } from '../../src/redis/scripts.js';
+import { testRedis } from './redis.js';
+
+const { redis, key } = testRedis();
+afterAll(() => redis.quit());
+
+/** raiseDailyCount(KEYS counter; ARGV floor) */
+const raise = (counter: string, floor: number) => runScript<number>(redis, 'raiseDailyCount', [counter], [floor]);
+
+describe('raiseDailyCount', () => {
+  it('raises a counter below the floor and keeps its expiry', async () => {
+    const counter = key('daily-low');
+    await redis.set(counter, 2, 'EX', 1000);
+    expect(await raise(counter, 5)).toBe(5);
+    expect(await redis.get(counter)).toBe('5');
+    expect(await redis.ttl(counter)).toBeGreaterThan(900);
+  });
+
+  it('never lowers a counter above the floor (sends admitted since count there)', async () => {
+    const counter = key('daily-high');
+    await redis.set(counter, 9);
+    expect(await raise(counter, 5)).toBe(9);
+    expect(await redis.get(counter)).toBe('9');
+  });
+
+  it('creates no counter: a missing one is seeded by the next send', async () => {
+    const counter = key('daily-missing');
+    expect(await raise(counter, 5)).toBe(-1);
+    expect(await redis.exists(counter)).toBe(0);
+  });
+});
