@@ -1,4 +1,5 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
+import { TEXT_PATTERN } from '../http/schema-kit.js';
 
 /**
  * The one rule for every timestamp a phone sends (heartbeat `sentAt`, status `at`, incoming
@@ -35,4 +36,5 @@ FormatRegistry.Set('phone-date-time', (value) => parsePhoneTime(value) !== null)
 export const PHONE_TIME_RULE = 'must be an RFC 3339 date-time with a time zone (seconds optional), e.g. 2025-01-31T08:00:00Z or 2025-01-31T11:00+03:00';
 
 /** The schema of every phone timestamp: checked by parsePhoneTime itself, so the schema and the service never disagree. */
-export const PhoneDateTime = Type.String({ format: 'phone-date-time', maxLength: 64, errorMessage: PHONE_TIME_RULE });
+// TEXT_PATTERN too, so that U+0000 is named as such (and the schema says so, as every text field's does).
+export const PhoneDateTime = Type.String({ pattern: TEXT_PATTERN, format: 'phone-date-time', maxLength: 64, errorMessage: PHONE_TIME_RULE });

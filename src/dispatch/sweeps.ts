@@ -2,6 +2,7 @@ import type { AppContext } from '../app/context.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { removeFromDispatch } from '../messages/dispatch-queue.js';
 import { returnToQueues } from './return-to-queues.js';
+import { signalWork } from './work-signals.js';
 
 const BATCH = 1000;
 /** A claim not confirmed in Postgres within this time was interrupted (the process died). */
@@ -60,7 +61,12 @@ export async function recoverInterruptedClaims(ctx: AppContext): Promise<number>
     for (let i = 0; i < chunk.length; i++) {
       const [err, stuck] = replies[i] ?? [null, []];
       if (err) throw err;
-      if ((stuck as string[]).length > 0) recovered += await returnToQueues(ctx, chunk[i]!, stuck as string[]);
+      if ((stuck as string[]).length === 0) continue;
+      const back = await returnToQueues(ctx, chunk[i]!, stuck as string[]);
+      // An idle phone claims only when told there is work: without this, what went back would
+      // wait for the organization's next send.
+      if (back > 0) await signalWork(ctx, [{ orgId: chunk[i]!, requestedDeviceId: null }]);
+      recovered += back;
     }
   }
   return recovered;
