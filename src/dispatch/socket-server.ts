@@ -6,6 +6,7 @@ import { createRedis, type Redis } from '../redis/connection.js';
 import { DeviceSession, type SocketData } from './device-session.js';
 import { handleFrame, type DeviceOperations } from './frame-handlers.js';
 import { StatusReportWriter } from './status-reports.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
 import { Pusher, PUSH_WINDOW, parseMaxJobs } from './pusher.js';
 import { errors } from '../errors/errors.js';
 import { selectClaimedJobs } from './pending-jobs.js';
@@ -65,8 +66,17 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   // A reconnecting subscriber may have missed signals: a pump of every session catches up.
   subscriber.on('ready', () => pusher.pumpAll());
 
-  const isRevoked = async (p: DevicePrincipal) =>
-    (await ctx.redis.hget(ctx.keys.org(p.orgId).deviceState(p.deviceId), 'revoked')) === '1';
+  // Every frame is checked against a revocation first: the frames of one event-loop turn (a fleet
+  // reporting at once) share one pipelined round trip instead of a Redis call each.
+  const revokedChecks = new TickBatcher<DevicePrincipal, boolean>(async (principals) => {
+    const reads = ctx.redis.pipeline();
+    for (const p of principals) reads.hget(ctx.keys.org(p.orgId).deviceState(p.deviceId), 'revoked');
+    return ((await reads.exec()) ?? []).map(([err, revoked]) => {
+      if (err) throw err;
+      return revoked === '1';
+    });
+  }, 512);
+  const isRevoked = (p: DevicePrincipal) => revokedChecks.load(p);
 
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: 256 * 1024,
