@@ -30,6 +30,8 @@ export interface FrameContext {
   onSettled(count: number): void;
   /** The quick check (Redis's copy of the device state), made before every frame. */
   isRevoked(): Promise<boolean>;
+  /** The authoritative check (the device row), for frames refused or claims come back empty. */
+  isRevokedInPostgres(): Promise<boolean>;
   /** The socket's recent answers by ref: a resent frame is answered again without running again. */
   answers?: RecentAnswers;
 }
@@ -80,8 +82,7 @@ async function runFrame(fc: FrameContext, ref: string, frame: Record<string, unk
 
 async function revokedInPostgres(fc: FrameContext): Promise<boolean> {
   try {
-    const { rows } = await fc.ctx.db.query('SELECT revoked_at IS NOT NULL AS revoked FROM devices WHERE id = $1', [fc.principal.deviceId]);
-    return rows[0]?.revoked === true;
+    return await fc.isRevokedInPostgres();
   } catch {
     return false; // the refusal stands as it was
   }

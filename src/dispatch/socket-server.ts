@@ -77,6 +77,12 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     });
   }, 512);
   const isRevoked = (p: DevicePrincipal) => revokedChecks.load(p);
+  // Empty claims of a fleet woken at once would each read their device row: one statement a turn.
+  const revokedRows = new TickBatcher<string, boolean>(async (deviceIds) => {
+    const { rows } = await ctx.db.query('SELECT id FROM devices WHERE id = ANY($1::text[]) AND revoked_at IS NOT NULL', [deviceIds]);
+    const revoked = new Set(rows.map((r) => r.id as string));
+    return deviceIds.map((id) => revoked.has(id));
+  }, 512);
 
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: 256 * 1024,
@@ -126,6 +132,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
           onJobs: (n) => { session.outstanding += n; },
           onSettled: (n) => pusher.settled(session, n),
           isRevoked: () => isRevoked(session.principal),
+          isRevokedInPostgres: () => revokedRows.load(session.principal.deviceId),
           answers: session.answers,
         },
         text,
