@@ -2,6 +2,7 @@ import type { AppContext } from './context.js';
 import { createHttpServer } from '../http/server.js';
 import { startCompatListener } from '../http/compat-listener.js';
 import { apiKeyAuthenticator } from '../auth/authenticate-api-key.js';
+import { sessionAuthenticator } from '../auth/authenticate-session.js';
 import { errors } from '../errors/errors.js';
 import { apiRoutes } from './routes.js';
 import { contextReady } from './runtime.js';
@@ -30,6 +31,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
     {
       authenticators: {
         apiKey: apiKeyAuthenticator(ctx),
+        member: sessionAuthenticator(ctx),
         device: ext.deviceAuthenticator ?? (async () => { throw errors.unauthorized('device access is not enabled'); }),
       },
       bodyLimitBytes: ctx.config.bodyLimitBytes,

@@ -44,6 +44,11 @@ export const errors = {
   unauthorized: (message = 'missing, invalid, revoked or expired API key') =>
     new HafatraError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
   forbidden: (scope: string) => new HafatraError('forbidden', `this API key lacks the scope ${scope}`),
+  /** A member's role does not allow the action. */
+  roleTooLow: (needed: string) => new HafatraError('forbidden', `this needs the ${needed} role in the organization`),
+  /** A signed-in browser's request that did not come from the dashboard's own pages. */
+  crossSite: () => new HafatraError('forbidden', 'cross-site request refused'),
+  signedOut: (message = 'sign in first') => new HafatraError('unauthorized', message),
   notFound: (what: string) => new HafatraError('not_found', `${what} not found`),
   conflict: (message: string) => new HafatraError('conflict', message),
   noDevice: (message = 'no phone in the organization can send') => new HafatraError('no_device', message),

@@ -39,7 +39,8 @@ function operation(route: AnyRoute) {
 export function buildOpenApi(routes: AnyRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    if (route.path.startsWith('/device/') || route.path === '/openapi.json') continue;
+    // The phones' protocol and the dashboard's own API have their documents in docs/.
+    if (route.path.startsWith('/device/') || route.path.startsWith('/dashboard/') || route.path === '/openapi.json') continue;
     const path = route.path.replaceAll(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[route.method] = operation(route);
   }

@@ -8,13 +8,14 @@ import { guarded, replySafely } from './guard.js';
 import { copyIdempotencyKey, validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 import { errors } from '../errors/errors.js';
 import { PATH_ID } from '../ids/ids.js';
-import type { ApiPrincipal, DevicePrincipal, Scope } from '../auth/principal.js';
+import { roleAtLeast, type ApiPrincipal, type DevicePrincipal, type MemberPrincipal, type Role, type Scope } from '../auth/principal.js';
+import { refuseCrossSite, type BrowserHeaders } from './same-origin.js';
 import type { Logger } from '../logging/logger.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
 
 /** What a handler sees: everything copied out of uWS's stack-allocated request. */
-export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | DevicePrincipal | null> {
+export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | MemberPrincipal | DevicePrincipal | null> {
   requestId: string;
   method: Method;
   path: string;
@@ -33,9 +34,19 @@ export interface RequestHeaders {
   authorization?: string;
   contentType?: string;
   idempotencyKey?: string;
+  /** Read only when there is no Authorization header (a browser's session cookie). */
+  cookie?: string;
+  /** Read only on routes with `browser: true` (sign-in and the like: they set cookies). */
+  userAgent?: string;
+  /** Read only where the same-origin rule applies (src/http/same-origin.ts). */
+  browser?: BrowserHeaders;
 }
 
-type AuthMode = { scope: Scope } | { device: true } | { public: true };
+/**
+ * scope: an API key with the scope, or a member session whose role grants it. role: a member
+ * session only (dashboard routes). device: a phone's token. public: no credential.
+ */
+type AuthMode = { scope: Scope } | { role: Role } | { device: true } | { public: true };
 
 export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | undefined, P> {
   method: Method;
@@ -54,6 +65,11 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
   prefetch?: (params: Record<string, string>) => Promise<unknown>;
   /** The handler reads req.clientAddress (other routes do not pay for it). */
   clientAddress?: true;
+  /**
+   * A public route a browser calls to get a session (sign-in, one-time links): the same-origin
+   * rule applies to it as to cookie-authenticated requests, and it reads the User-Agent.
+   */
+  browser?: true;
   /** The route takes an `Idempotency-Key` header: checked by the router, given as req.headers.idempotencyKey. */
   idempotencyKey?: true;
   handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
@@ -64,7 +80,14 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
 export type AnyRoute = RouteSpec<any, any, any>;
 
 export function apiRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
-  spec: RouteSpec<BS, QS, ApiPrincipal> & { auth: { scope: Scope } },
+  spec: RouteSpec<BS, QS, ApiPrincipal | MemberPrincipal> & { auth: { scope: Scope } },
+): AnyRoute {
+  return spec;
+}
+
+/** A dashboard route: a signed-in member with at least this role in their current organization. */
+export function memberRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
+  spec: RouteSpec<BS, QS, MemberPrincipal> & { auth: { role: Role } },
 ): AnyRoute {
   return spec;
 }
@@ -83,6 +106,7 @@ export function publicRoute<BS extends TSchema | undefined = undefined>(spec: Ro
 export interface Authenticators {
   apiKey(authorization: string | undefined): Promise<ApiPrincipal>;
   device(authorization: string | undefined): Promise<DevicePrincipal>;
+  member(cookie: string | undefined): Promise<MemberPrincipal>;
 }
 
 export interface RouterDeps {
@@ -137,14 +161,22 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
   register(route.path, guarded(deps.log, `${route.method} ${route.path}`, (res, req, { state, requestId }) => {
     const params: Record<string, string> = {};
     names.forEach((name, i) => (params[name] = decodeSegment(req.getParameter(i) ?? '')));
+    const authorization = req.getHeader('authorization') || undefined;
+    // Only a request without Authorization can be a browser's: API clients pay for no more headers.
+    const cookie = authorization === undefined && !('device' in route.auth) ? req.getHeader('cookie') || undefined : undefined;
     const copied: Copied = {
       requestId,
       query: req.getQuery() ?? '',
       path: req.getUrl(),
       // getHeader reads a value byte for byte (src/http/request-headers.ts says what uWS loses).
       headers: {
-        authorization: req.getHeader('authorization') || undefined,
+        authorization,
         contentType: req.getHeader('content-type') || undefined,
+        cookie,
+        userAgent: route.browser ? req.getHeader('user-agent') || undefined : undefined,
+        browser: cookie !== undefined || route.browser
+          ? { origin: req.getHeader('origin'), host: req.getHeader('host'), secFetchSite: req.getHeader('sec-fetch-site') }
+          : undefined,
       },
       idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
       params,
@@ -187,7 +219,7 @@ async function handle(
     const bodyResult = await bodyPromise;
     // Nobody is left to answer; nothing of the request is read or written.
     if ('aborted' in bodyResult) throw errors.invalid('body: the connection closed before the body was complete');
-    const principal = await authenticate(route.auth, copied.headers.authorization, deps.authenticators);
+    const principal = await authenticate(route, copied.headers, deps.authenticators);
     if (!paramsValid) throw errors.notFound('resource');
     const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
     if ('tooLarge' in bodyResult) throw errors.tooLarge(deps.bodyLimitBytes);
@@ -218,12 +250,25 @@ async function handle(
   replySafely(res, state, requestId, reply, deps.log);
 }
 
-async function authenticate(auth: AuthMode, authorization: string | undefined, a: Authenticators) {
-  if ('public' in auth) return null;
-  if ('device' in auth) return a.device(authorization);
-  const principal = await a.apiKey(authorization);
-  if (!principal.scopes.includes(auth.scope)) throw errors.forbidden(auth.scope);
-  return principal;
+async function authenticate(route: AnyRoute, headers: RequestHeaders, a: Authenticators) {
+  const auth: AuthMode = route.auth;
+  if ('public' in auth) {
+    if (route.browser) refuseCrossSite(route.method, headers.browser);
+    return null;
+  }
+  if ('device' in auth) return a.device(headers.authorization);
+  // An Authorization header decides alone; a browser's cookie is read only without one.
+  if ('scope' in auth && (headers.authorization !== undefined || headers.cookie === undefined)) {
+    const principal = await a.apiKey(headers.authorization);
+    if (!principal.scopes.includes(auth.scope)) throw errors.forbidden(auth.scope);
+    return principal;
+  }
+  // Checked before the session is looked up: a forged request costs no database read.
+  refuseCrossSite(route.method, headers.browser);
+  const member = await a.member(headers.cookie);
+  if ('scope' in auth && !member.scopes.includes(auth.scope)) throw errors.roleTooLow('admin');
+  if ('role' in auth && !roleAtLeast(member.role, auth.role)) throw errors.roleTooLow(auth.role);
+  return member;
 }
 
 function parseJson(body: Buffer): unknown {

@@ -18,6 +18,10 @@ export const idPrefixes = {
   organization: 'org',
   request: 'req',
   apiProcess: 'apr',
+  member: 'mem',
+  memberSession: 'ses',
+  oneTimeLink: 'lnk',
+  auditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

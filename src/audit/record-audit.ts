@@ -1,0 +1,39 @@
+import type { Queryable } from '../db/pool.js';
+import { newId } from '../ids/ids.js';
+import type { MemberPrincipal } from '../auth/principal.js';
+
+export interface AuditAction {
+  /** A dotted verb: `key.created`, `message.cancelled`, `member.removed`. */
+  action: string;
+  /** The id of what was acted on, when there is one. */
+  target?: string | null;
+  /** What an owner reading the log needs to understand the action; never a secret. */
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * One member action in the audit log. Called in the action's own transaction where it has one, so
+ * the log never shows an action that did not happen. API-key callers are not members: nothing is
+ * written for them (`principal.kind !== 'member'`).
+ */
+export async function recordAudit(
+  db: Queryable,
+  principal: { kind: string } | MemberPrincipal | null,
+  address: string,
+  a: AuditAction,
+): Promise<void> {
+  if (!principal || principal.kind !== 'member') return;
+  const m = principal as MemberPrincipal;
+  await db.query(
+    `INSERT INTO audit_log (id, org_id, member_id, member_email, action, target, address, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [newId('auditEntry'), m.orgId, m.memberId, m.email, a.action, a.target ?? null, address || null, JSON.stringify(a.detail ?? {})],
+  );
+}
+
+/** An action with no member behind it (the CLI, the first start), for the organization's log. */
+export async function recordSystemAudit(db: Queryable, orgId: string, a: AuditAction): Promise<void> {
+  await db.query(
+    `INSERT INTO audit_log (id, org_id, action, target, detail) VALUES ($1, $2, $3, $4, $5)`,
+    [newId('auditEntry'), orgId, a.action, a.target ?? null, JSON.stringify(a.detail ?? {})],
+  );
+}
