@@ -5,7 +5,8 @@ import { migrate } from '../db/migrate.js';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { apiExtensions } from './api-extensions.js';
 import { startWorkers, type Workers } from './workers.js';
-import { bootstrapDefaultOrg } from './bootstrap.js';
+import { bootstrapDefaultOrg, firstOwnerSetupToken } from './bootstrap.js';
+import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../cli/services.js';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -53,10 +54,19 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
   try {
     await migrate(ctx.db);
     const first = role === 'worker' ? null : await bootstrapDefaultOrg(ctx);
+    const setupToken = role === 'worker' ? null : await firstOwnerSetupToken(ctx);
     if (role !== 'worker') api = await startApiServer(ctx, apiExtensions(ctx));
     if (role !== 'api') workers = await startWorkers(ctx);
     if (api) io.out(`Hafatra ${role === 'all' ? '' : role + ' '}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
     if (first && api) firstRunBanner(io, api.port, first.key);
+    if (api) {
+      const dashboard = resolved.config.publicUrl || `http://localhost:${api.port}`;
+      io.out(`Dashboard: ${dashboard}/`);
+      if (setupToken) {
+        io.out('Create the first owner of the dashboard with this one-time link (valid 24 hours):');
+        io.out(`  ${linkUrl(dashboard, setupToken)}`);
+      }
+    }
     // Scripts (the bench, a supervisor) wait for this line: the workers are taking work.
     if (role === 'worker') io.out('Hafatra worker running: webhooks, mobile money, sweeps');
     const signal = await waitForSignal();

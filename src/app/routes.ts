@@ -7,9 +7,11 @@ import { dispatchRoutes } from '../dispatch/routes.js';
 import { deviceRoutes } from '../devices/routes.js';
 import { incomingRoutes } from '../incoming/routes.js';
 import { mobileMoneyRoutes } from '../mobile-money/routes.js';
+import { membersRoutes } from '../members/routes.js';
+import { auditRoutes } from '../audit/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
-  const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx), ...incomingRoutes(ctx), ...mobileMoneyRoutes(ctx), ...webhookRoutes(ctx)];
+  const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx), ...incomingRoutes(ctx), ...mobileMoneyRoutes(ctx), ...webhookRoutes(ctx), ...membersRoutes(ctx), ...auditRoutes(ctx)];
   return [...routes, openApiRoute(routes)];
 }

@@ -263,6 +263,7 @@ async function authenticate(route: AnyRoute, headers: RequestHeaders, a: Authent
     if (!principal.scopes.includes(auth.scope)) throw errors.forbidden(auth.scope);
     return principal;
   }
+  if (headers.cookie === undefined) throw errors.signedOut();
   // Checked before the session is looked up: a forged request costs no database read.
   refuseCrossSite(route.method, headers.browser);
   const member = await a.member(headers.cookie);

@@ -29,6 +29,11 @@ export function redisKeys(prefix: string) {
   return {
     org,
     apiKey,
+    /** Failed sign-ins of a client address and of an email (lua/countSignInFailures-2.lua); hashed, never the email itself. */
+    signInFailures: (address: string, emailHash: string) => ({
+      byAddress: `${prefix}:{signin}:addr:${address}`,
+      byEmail: `${prefix}:{signin}:email:${emailHash}`,
+    }),
     /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
     queuesBuilt: () => `${prefix}:queues-built`,
     deviceChannel: () => `${prefix}:device-events`,

@@ -34,7 +34,7 @@ describe('a member session on the /v1 routes', () => {
   });
 
   it('refuses a state-changing request from another origin, without Origin, or marked cross-site', async () => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { cookie: admin.cookie, origin: 'https://evil.example' },
       { cookie: admin.cookie },
       { ...admin.headers, 'sec-fetch-site': 'cross-site' },

@@ -6,6 +6,7 @@ import { webhookCommands } from './webhook.js';
 import { mobileMoneyCommands } from './mobile-money.js';
 import { deviceCommands } from './device.js';
 import { phoneSimCommands } from './phone-sim.js';
+import { memberCommands } from './member.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
-export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands, ...mobileMoneyCommands, ...phoneSimCommands];
+export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands, ...mobileMoneyCommands, ...phoneSimCommands, ...memberCommands];

@@ -1,0 +1,82 @@
+import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
+import { isRole } from '../../auth/principal.js';
+import { findOrganization } from '../../orgs/org-store.js';
+import { findMemberByEmail, membersOf, membershipOf, normalizeEmail, organizationsOf } from '../../members/member-store.js';
+import { createLink, linkUrl } from '../../members/links.js';
+import { loadConfig } from '../../config/config.js';
+import { recordSystemAudit } from '../../audit/record-audit.js';
+import type { AppContext } from '../../app/context.js';
+
+async function orgOf(ctx: AppContext, args: CommandArgs) {
+  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
+  const org = await findOrganization(ctx.db, ref);
+  if (!org) throw new UsageError(`no organization ${ref}`);
+  return org;
+}
+
+function emailOf(args: CommandArgs): string {
+  if (typeof args.values.email !== 'string') throw new UsageError('--email is required');
+  try {
+    return normalizeEmail(args.values.email);
+  } catch {
+    throw new UsageError(`--email: ${args.values.email} is not an email address`);
+  }
+}
+
+// The CLI talks to the database, not to the running API: links use HAFATRA_PUBLIC_URL or localhost.
+const baseUrl = () => {
+  const c = loadConfig();
+  return c.publicUrl || `http://localhost:${c.port}`;
+};
+
+export const memberCommands: Command[] = [
+  {
+    path: ['member', 'invite'],
+    summary: 'Print a one-time invitation link (7 days) for a person to join an organization',
+    usage: 'hafatra member invite [--org default] --email E --role owner|admin|viewer [--json]',
+    options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    async run(args, io, services) {
+      const email = emailOf(args);
+      const role = String(args.values.role ?? '');
+      if (!isRole(role)) throw new UsageError('--role takes owner, admin or viewer');
+      const ctx = await services();
+      const org = await orgOf(ctx, args);
+      const existing = await findMemberByEmail(ctx.db, email);
+      if (existing && (await membershipOf(ctx.db, org.id, existing.id))) throw new UsageError(`${email} is already a member of ${org.name}`);
+      const link = await createLink(ctx.db, { kind: 'invitation', orgId: org.id, email, role });
+      await recordSystemAudit(ctx.db, org.id, { action: 'invitation.created', target: link.id, detail: { email, role, by: 'cli' } });
+      printObject(io, args.json, { organization: org.name, email, role, expiresAt: link.expiresAt, url: linkUrl(baseUrl(), link.token) });
+      if (!args.json) io.err('Pass the link on to the person: it is not shown again, and works once.');
+      return 0;
+    },
+  },
+  {
+    path: ['member', 'reset-password'],
+    summary: "Print a one-time link (1 hour) that sets a member's new password and ends their sessions",
+    usage: 'hafatra member reset-password --email E [--json]',
+    options: { email: { type: 'string' } },
+    async run(args, io, services) {
+      const email = emailOf(args);
+      const ctx = await services();
+      const member = await findMemberByEmail(ctx.db, email);
+      const orgs = member ? await organizationsOf(ctx.db, member.id) : [];
+      if (!member || orgs.length === 0) throw new UsageError(`no member ${email}`);
+      const link = await createLink(ctx.db, { kind: 'reset', orgId: orgs[0]!.id, memberId: member.id });
+      await recordSystemAudit(ctx.db, orgs[0]!.id, { action: 'member.reset_link_created', target: member.id, detail: { by: 'cli' } });
+      printObject(io, args.json, { email, expiresAt: link.expiresAt, url: linkUrl(baseUrl(), link.token) });
+      return 0;
+    },
+  },
+  {
+    path: ['member', 'list'],
+    summary: "List an organization's members",
+    usage: 'hafatra member list [--org default] [--json]',
+    options: { org: { type: 'string' } },
+    async run(args, io, services) {
+      const ctx = await services();
+      const org = await orgOf(ctx, args);
+      printRows(io, args.json, (await membersOf(ctx.db, org.id)) as unknown as Record<string, unknown>[], ['id', 'email', 'role', 'joinedAt', 'lastSignInAt']);
+      return 0;
+    },
+  },
+];
