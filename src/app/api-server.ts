@@ -34,6 +34,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
         member: sessionAuthenticator(ctx),
         device: ext.deviceAuthenticator ?? (async () => { throw errors.unauthorized('device access is not enabled'); }),
       },
+      auditDb: ctx.db,
       bodyLimitBytes: ctx.config.bodyLimitBytes,
       trustProxy: ctx.config.trustProxy,
       log: ctx.log,

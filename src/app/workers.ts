@@ -6,6 +6,7 @@ import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { expirePresence } from '../devices/presence.js';
+import { foldTallyDeltas } from '../overview/tallies.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -37,6 +38,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
     await markSilentUnknown(ctx);
     await recoverInterruptedClaims(ctx);
     await expirePresence(ctx);
+    await foldTallyDeltas(ctx.db);
   });
   stoppers.push(() => lifecycleSweeps.stop());
   stoppers.push(startReceivedSmsWork(ctx));

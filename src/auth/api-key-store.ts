@@ -14,12 +14,13 @@ export interface ApiKeyRow {
   expiresAt: Date | null;
   revokedAt: Date | null;
   replacedBy: string | null;
+  lastUsedAt: Date | null;
   createdAt: Date;
 }
 
 const COLUMNS = `id, org_id AS "orgId", name, hint, scopes, rate_per_second AS "ratePerSecond",
   rate_burst AS "rateBurst", expires_at AS "expiresAt", revoked_at AS "revokedAt",
-  replaced_by AS "replacedBy", created_at AS "createdAt"`;
+  replaced_by AS "replacedBy", last_used_at AS "lastUsedAt", created_at AS "createdAt"`;
 
 export interface NewApiKey {
   orgId: string;

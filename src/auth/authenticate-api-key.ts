@@ -25,6 +25,7 @@ export function apiKeyAuthenticator(ctx: AppContext) {
   // bounded maps. Neither decides anything: Redis is asked on every request (revocation, rate).
   const hashes = new Recent<string>(10_000);
   const principals = new Recent<CachedKeyRecord>(10_000);
+  const touchLastUse = lastUseToucher(ctx);
   return async function authenticateApiKey(authorization: string | undefined): Promise<ApiPrincipal> {
     const token = bearerToken(authorization);
     if (!token || !token.startsWith(API_KEY_PREFIX) || token.length > 200) throw errors.unauthorized();
@@ -47,7 +48,23 @@ export function apiKeyAuthenticator(ctx: AppContext) {
       principals.set(record, (parsed = { ...raw, scopes: raw.scopes.filter(isScope) }));
     }
     if (parsed.expiresAt !== null && parsed.expiresAt <= Date.now()) throw errors.unauthorized();
+    touchLastUse(parsed.keyId);
     return { kind: 'apiKey', orgId: parsed.orgId, keyId: parsed.keyId, scopes: parsed.scopes as ApiPrincipal['scopes'] };
+  };
+}
+
+/**
+ * api_keys.last_used_at (shown in the dashboard) to the minute: a key in use costs one UPDATE a
+ * minute per API process, off the request's path; a failed write is only logged.
+ */
+function lastUseToucher(ctx: AppContext) {
+  const touched = new Recent<number>(10_000);
+  return (keyId: string) => {
+    const now = Date.now();
+    if (now - (touched.get(keyId) ?? 0) < 60_000) return;
+    touched.set(keyId, now);
+    ctx.db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId])
+      .catch((err: unknown) => ctx.log.warn({ err, keyId }, 'last use of the API key not recorded'));
   };
 }
 

@@ -33,11 +33,13 @@ function apiDeviceRoutes(ctx: AppContext): AnyRoute[] {
     }),
     apiRoute({
       method: 'patch', path: '/v1/devices/:deviceId', auth: { scope: 'devices:write' }, body: UpdateDeviceBody,
+      audit: { action: 'device.updated', target: (req) => req.params.deviceId! },
       summary: "Rename a phone, drain it, switch its sending off or set its default SIM", responses: { 200: DeviceSchema },
       handler: async (req) => ({ status: 200, body: await updateDevice(ctx, req.principal.orgId, req.params.deviceId!, req.body) }),
     }),
     apiRoute({
       method: 'delete', path: '/v1/devices/:deviceId', auth: { scope: 'devices:write' },
+      audit: { action: 'device.revoked', target: (req) => req.params.deviceId! },
       summary: 'Revoke a phone: its token stops working at once; the record stays', responses: { 200: DeviceSchema },
       handler: async (req) => ({ status: 200, body: found(await revokeDevice(ctx, req.principal.orgId, req.params.deviceId!)) }),
     }),

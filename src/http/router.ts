@@ -11,6 +11,8 @@ import { PATH_ID } from '../ids/ids.js';
 import { roleAtLeast, type ApiPrincipal, type DevicePrincipal, type MemberPrincipal, type Role, type Scope } from '../auth/principal.js';
 import { refuseCrossSite, type BrowserHeaders } from './same-origin.js';
 import type { Logger } from '../logging/logger.js';
+import type { Queryable } from '../db/pool.js';
+import { recordAudit } from '../audit/record-audit.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
 
@@ -70,6 +72,11 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
    * rule applies to it as to cookie-authenticated requests, and it reads the User-Agent.
    */
   browser?: true;
+  /**
+   * A member doing this is written to the audit log (src/audit/record-audit.ts) once it
+   * succeeded. Routes that know more (a transaction, the detail) call recordAudit themselves.
+   */
+  audit?: { action: string; target?: (req: { params: Record<string, string>; body: any }) => string | null };
   /** The route takes an `Idempotency-Key` header: checked by the router, given as req.headers.idempotencyKey. */
   idempotencyKey?: true;
   handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
@@ -111,6 +118,8 @@ export interface Authenticators {
 
 export interface RouterDeps {
   authenticators: Authenticators;
+  /** Where routes' `audit` entries are written (needed as soon as a route declares one). */
+  auditDb?: Queryable;
   bodyLimitBytes: number;
   /** Take the client's address from X-Forwarded-For (HAFATRA_TRUST_PROXY). */
   trustProxy?: boolean;
@@ -180,7 +189,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
       },
       idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
       params,
-      clientAddress: route.clientAddress ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
+      clientAddress: route.clientAddress || (route.audit && cookie) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
     };
     const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
     deps.inflight.count++;
@@ -241,6 +250,12 @@ async function handle(
       prefetched,
       clientAddress: copied.clientAddress,
     });
+    if (route.audit && principal?.kind === 'member' && reply.status < 300) {
+      const { action, target } = route.audit;
+      // The action happened: a failure to log it is reported, not turned into the client's error.
+      await recordAudit(deps.auditDb!, principal, copied.clientAddress, { action, target: target?.({ params: copied.params, body }) ?? null })
+        .catch((err: unknown) => deps.log.error({ err, requestId, action }, 'audit entry not written'));
+    }
   } catch (err) {
     const { error, unexpected } = toHafatraError(err);
     if (unexpected) deps.log.error({ err, requestId, route: `${route.method} ${route.path}` }, 'request failed');

@@ -10,10 +10,10 @@ import { removeFromDispatch } from './dispatch-queue.js';
  * wins there); the queue entry is removed afterwards, and a phone that popped it meanwhile is
  * refused when its claim is written.
  */
-export async function cancelMessage(ctx: AppContext, orgId: string, id: string) {
+export async function cancelMessage(ctx: AppContext, orgId: string, id: string, source: 'api' | 'member' = 'api') {
   const existing = await selectMessage(ctx.db, orgId, id);
   if (!existing) throw errors.notFound('message');
-  const [changed] = await applyTransitions(ctx.db, [{ id, to: 'cancelled', at: new Date(), source: 'api' }]);
+  const [changed] = await applyTransitions(ctx.db, [{ id, to: 'cancelled', at: new Date(), source }]);
   if (!changed) {
     const current = await selectMessage(ctx.db, orgId, id);
     throw errors.invalidTransition(`message is ${current?.status ?? existing.status}; only a message no phone has claimed can be cancelled`);

@@ -5,7 +5,7 @@ import { TERMINAL_STATUSES } from './schemas.js';
 import { sendMessages, type SendResult } from './send-messages.js';
 
 /** A new message to the same recipient with the same body (and phone/SIM if one was named). */
-export async function resendMessage(ctx: AppContext, orgId: string, id: string, idempotencyKey?: string): Promise<SendResult> {
+export async function resendMessage(ctx: AppContext, orgId: string, id: string, idempotencyKey?: string, byMember = false): Promise<SendResult> {
   const original = await selectMessage(ctx.db, orgId, id);
   if (!original) throw errors.notFound('message');
   if (!TERMINAL_STATUSES.has(original.status)) {
@@ -20,6 +20,7 @@ export async function resendMessage(ctx: AppContext, orgId: string, id: string, 
       ...(original.requestedDeviceId ? { deviceId: original.requestedDeviceId } : {}),
       ...(original.requestedDeviceId && original.simSubscriptionId !== null ? { simSubscriptionId: original.simSubscriptionId } : {}),
       resendOfId: original.id,
+      byMember,
     },
     idempotencyKey,
   );

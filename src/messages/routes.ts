@@ -7,7 +7,9 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchem
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { messageDetailJson, selectMessageDetails, selectMessagePage, type MessageDetailRow } from './sql/select-messages.js';
+import { messageDetailJson, selectFilteredMessagePage, selectMessageDetails, selectMessagePage, type MessageDetailRow } from './sql/select-messages.js';
+import { findOrganization } from '../orgs/org-store.js';
+import { normalizeRecipient } from './recipients.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { toMessage } from './message-row.js';
 
@@ -18,18 +20,31 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
   return [
     apiRoute({
       method: 'post', path: '/v1/messages', auth: { scope: 'messages:send' }, body: SendMessagesBody, idempotencyKey: true,
+      audit: { action: 'messages.sent', target: () => null },
       summary: 'Send an SMS to one or many recipients (each becomes its own message)',
       responses: { 202: SendResultSchema },
       handler: async (req) => ({
         status: 202,
-        body: await sendMessages(ctx, req.principal.orgId, req.body, req.headers.idempotencyKey),
+        body: await sendMessages(ctx, req.principal.orgId, { ...req.body, byMember: req.principal.kind === 'member' }, req.headers.idempotencyKey),
       }),
     }),
     apiRoute({
       method: 'get', path: '/v1/messages', auth: { scope: 'messages:read' }, query: ListMessagesQuery,
       summary: 'List messages, newest first', responses: { 200: MessagePageSchema },
-      handler: (req) =>
-        listPage(req.query, 'messages', (p) => selectMessagePage(ctx.hotDb, { orgId: req.principal.orgId, status: req.query.status, ...p }), toMessage),
+      handler: async (req) => {
+        const { orgId } = req.principal;
+        const { status, deviceId } = req.query;
+        if (req.query.to === undefined && deviceId === undefined) {
+          return listPage(req.query, 'messages', (p) => selectMessagePage(ctx.hotDb, { orgId, status, ...p }), toMessage);
+        }
+        let to: string | undefined;
+        if (req.query.to !== undefined) {
+          const org = await findOrganization(ctx.db, orgId);
+          to = normalizeRecipient(req.query.to, org?.defaultCountry ?? 'MG') ?? undefined;
+          if (to === undefined) throw errors.invalid(`to: ${JSON.stringify(req.query.to)} is not a phone number`);
+        }
+        return listPage(req.query, 'messages', (p) => selectFilteredMessagePage(ctx.db, { orgId, status, deviceId, to, ...p }), toMessage);
+      },
     }),
     apiRoute({
       method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },
@@ -44,15 +59,17 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
     apiRoute({
       method: 'post', path: '/v1/messages/:messageId/cancel', auth: { scope: 'messages:send' },
       summary: 'Cancel a message no phone has claimed yet', responses: { 200: MessageSchema },
-      handler: async (req) => ({ status: 200, body: await cancelMessage(ctx, req.principal.orgId, req.params.messageId!) }),
+      audit: { action: 'message.cancelled', target: (req) => req.params.messageId! },
+      handler: async (req) => ({ status: 200, body: await cancelMessage(ctx, req.principal.orgId, req.params.messageId!, req.principal.kind === 'member' ? 'member' : 'api') }),
     }),
     apiRoute({
       method: 'post', path: '/v1/messages/:messageId/resend', auth: { scope: 'messages:send' }, idempotencyKey: true,
       summary: 'Send a message in a final status again, as a new message with resendOfId', responses: { 202: SendResultSchema },
       handler: async (req) => ({
         status: 202,
-        body: await resendMessage(ctx, req.principal.orgId, req.params.messageId!, req.headers.idempotencyKey),
+        body: await resendMessage(ctx, req.principal.orgId, req.params.messageId!, req.headers.idempotencyKey, req.principal.kind === 'member'),
       }),
+      audit: { action: 'message.resent', target: (req) => req.params.messageId! },
     }),
   ];
 }

@@ -24,6 +24,8 @@ export interface SendResult {
 
 export interface SendRequest extends SendMessagesBody {
   resendOfId?: string;
+  /** A member sent it from the dashboard: the timeline's first entry says `member`, not `api`. */
+  byMember?: boolean;
 }
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
@@ -113,6 +115,7 @@ export interface PreparedBatch {
   recipients: { id: string; to: string }[];
   messages: Message[];
   entries: DispatchEntry[];
+  byMember: boolean;
 }
 
 /**
@@ -136,7 +139,7 @@ function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: str
   const recipients = to.map((number, i) => ({ id: ids[i]!, to: number }));
   const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires }, recipients);
   const entries = recipients.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
-  return { fields, recipients, messages, entries };
+  return { fields, recipients, messages, entries, byMember: body.byMember === true };
 }
 
 type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status'> & { createdAt: string; expiresAt: string };
@@ -187,6 +190,13 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
     if (!(await insertBatch(tx, row))) return false;
     await insertBatchMessages(tx, fields, batch.recipients);
+    // API sends leave their creation entry implied (timelineOf); a member's is written, to name them.
+    if (batch.byMember) {
+      await tx.query(
+        `INSERT INTO message_events (message_id, from_status, to_status, source, at) SELECT unnest($1::text[]), NULL, 'queued', 'member', $2`,
+        [batch.recipients.map((r) => r.id), fields.createdAt],
+      );
+    }
     await recordEvents(tx, fields.orgId, batch.messages.map((m) => ({ type: 'message.queued', data: () => m })));
     const elapsedMs = Date.now() - admittedAt;
     if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);

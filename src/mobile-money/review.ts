@@ -3,11 +3,11 @@ import { EVENT_COLUMNS, toMobileMoneyEvent, type MobileMoneyRow } from './event-
 import type { MobileMoneyEvent } from './schemas.js';
 
 /** A member looked at the record: review.status `reviewed` with their note. Null: no such record. */
-export async function reviewEvent(db: Queryable, eventId: string, note: string): Promise<MobileMoneyEvent | null> {
+export async function reviewEvent(db: Queryable, eventId: string, note: string, orgId?: string): Promise<MobileMoneyEvent | null> {
   const { rows } = await db.query(
     `UPDATE mobile_money_events SET review_status = 'reviewed', review_note = $2, reviewed_at = now(), updated_at = now()
-     WHERE id = $1 RETURNING ${EVENT_COLUMNS}`,
-    [eventId, note],
+     WHERE id = $1 AND ($3::text IS NULL OR org_id = $3) RETURNING ${EVENT_COLUMNS}`,
+    [eventId, note, orgId ?? null],
   );
   const row = rows[0] as MobileMoneyRow | undefined;
   return row ? toMobileMoneyEvent(row) : null;

@@ -1,9 +1,15 @@
 import type { AppContext } from '../app/context.js';
-import { apiRoute, type AnyRoute } from '../http/router.js';
+import { Type } from '@sinclair/typebox';
+import { apiRoute, memberRoute, type AnyRoute } from '../http/router.js';
+import { Text } from '../http/schema-kit.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { reviewEvent } from './review.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
 import { ListMobileMoneyQuery, MobileMoneyEventSchema, MobileMoneyPageSchema } from './schemas.js';
 import { selectEvent, selectEventPage, toMobileMoneyEvent } from './event-row.js';
+
+const ReviewBody = Type.Object({ note: Text({ minLength: 1, maxLength: 2000 }) }, { additionalProperties: false });
 
 export function mobileMoneyRoutes(ctx: AppContext): AnyRoute[] {
   return [
@@ -20,6 +26,16 @@ export function mobileMoneyRoutes(ctx: AppContext): AnyRoute[] {
         const row = await selectEvent(ctx.db, req.principal.orgId, req.params.eventId!);
         if (!row) throw errors.notFound('mobile-money event');
         return { status: 200, body: toMobileMoneyEvent(row) };
+      },
+    }),
+    memberRoute({
+      method: 'post', path: '/dashboard/v1/mobile-money/:eventId/review', auth: { role: 'admin' }, body: ReviewBody, clientAddress: true,
+      summary: 'A member looked at the reading (it stays unverified): review.status reviewed, with their note',
+      handler: async (req) => {
+        const event = await reviewEvent(ctx.db, req.params.eventId!, req.body.note, req.principal.orgId);
+        if (!event) throw errors.notFound('mobile-money event');
+        await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'mobile_money.reviewed', target: event.id, detail: { note: req.body.note } });
+        return { status: 200, body: event };
       },
     }),
   ];

@@ -36,6 +36,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
     }),
     apiRoute({
       method: 'post', path: '/v1/webhooks', auth: { scope: 'webhooks:write' }, body: CreateWebhookEndpointBody,
+      audit: { action: 'webhook.created', target: (req) => (req.body as { url: string }).url },
       summary: 'Register a webhook endpoint; its signing secret is returned only here', responses: { 201: EndpointWithSecretSchema },
       handler: async (req) => {
         await assertDeliverableUrl(ctx, req.body.url);
@@ -53,6 +54,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
     }),
     apiRoute({
       method: 'patch', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:write' }, body: UpdateWebhookEndpointBody,
+      audit: { action: 'webhook.updated', target: (req) => req.params.endpointId! },
       summary: 'Change url, description, eventTypes or enabled (re-enabling resets consecutiveFailures)', responses: { 200: WebhookEndpointSchema },
       handler: async (req) => {
         found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
@@ -63,6 +65,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
     }),
     apiRoute({
       method: 'delete', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:write' },
+      audit: { action: 'webhook.deleted', target: (req) => req.params.endpointId! },
       summary: 'Delete a webhook endpoint with its delivery history; its pending deliveries stop', responses: { 204: null },
       handler: async (req) => {
         if (!(await deleteEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!))) throw errors.notFound('webhook endpoint');
@@ -79,6 +82,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
     }),
     apiRoute({
       method: 'post', path: '/v1/webhooks/:endpointId/rotate-secret', auth: { scope: 'webhooks:write' },
+      audit: { action: 'webhook.secret_rotated', target: (req) => req.params.endpointId! },
       summary: 'Replace the signing secret; the previous one keeps signing for 24 hours', responses: { 200: EndpointWithSecretSchema },
       handler: async (req) => {
         const secret = newWebhookSecret();

@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app/context.js';
+import { memberRoute, type AnyRoute } from '../http/router.js';
+import { Text } from '../http/schema-kit.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { dashboardBaseUrl } from '../members/base-url.js';
+import { createPairingCode } from './pairing.js';
+import { pairingQrPayload } from './pairing-payload.js';
+
+const CreatePairingBody = Type.Object({ name: Type.Optional(Text({ minLength: 1, maxLength: 128 })) }, { additionalProperties: false });
+
+/** POST /dashboard/v1/pairings: the code a phone scans (QR) or types, valid 10 minutes. */
+export function pairingRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    memberRoute({
+      method: 'post', path: '/dashboard/v1/pairings', auth: { role: 'admin' }, body: CreatePairingBody, clientAddress: true,
+      summary: 'A one-time pairing code for a new phone, with the QR payload the app scans',
+      handler: async (req) => {
+        const { code, expiresAt } = await createPairingCode(ctx, req.principal.orgId, req.body.name);
+        // The phone reaches the server where the member's browser does (or HAFATRA_PUBLIC_URL).
+        const server = dashboardBaseUrl(ctx.config, req.headers);
+        await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'pairing.created', detail: { name: req.body.name ?? null } });
+        return { status: 201, body: { code, expiresAt, server, qrPayload: pairingQrPayload(server, code) } };
+      },
+    }),
+  ];
+}

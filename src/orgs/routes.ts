@@ -1,0 +1,52 @@
+import { Type } from '@sinclair/typebox';
+import { isSupportedCountry } from 'libphonenumber-js';
+import type { AppContext } from '../app/context.js';
+import { memberRoute, type AnyRoute } from '../http/router.js';
+import { errors } from '../errors/errors.js';
+import { Int, Text } from '../http/schema-kit.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { findOrganization, updateOrganization, type Organization } from './org-store.js';
+
+// The bounds are the organizations table's CHECK constraints (migration 001).
+const UpdateOrganizationBody = Type.Object({
+  name: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
+  defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', errorMessage: 'must be a two-letter country code such as MG' })),
+  dailyLimit: Type.Optional(Int('integer', { minimum: 1, maximum: 100_000 })),
+  retentionDays: Type.Optional(Int('integer', { minimum: 1, maximum: 3650 })),
+  aiConsent: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false });
+
+const settingsView = (o: Organization) => ({
+  id: o.id, name: o.name, defaultCountry: o.defaultCountry, dailyLimit: o.dailyLimit, retentionDays: o.retentionDays, aiConsent: o.aiConsent, updatedAt: o.updatedAt,
+});
+
+/** The organization's settings: everyone reads them, owners change them. */
+export function organizationRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    memberRoute({
+      method: 'get', path: '/dashboard/v1/organization', auth: { role: 'viewer' },
+      summary: "The organization's settings",
+      handler: async (req) => {
+        const org = await findOrganization(ctx.db, req.principal.orgId);
+        if (!org) throw errors.notFound('organization');
+        return { status: 200, body: settingsView(org) };
+      },
+    }),
+    memberRoute({
+      method: 'patch', path: '/dashboard/v1/organization', auth: { role: 'owner' }, body: UpdateOrganizationBody, clientAddress: true,
+      summary: 'Change the default country, daily limit, retention of received SMS or AI consent',
+      handler: async (req) => {
+        if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
+          throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
+        }
+        const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
+          if (err.code === '23505') throw errors.conflict('name: another organization has this name');
+          throw err;
+        });
+        if (!org) throw errors.notFound('organization');
+        await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'organization.updated', target: org.id, detail: { ...req.body } });
+        return { status: 200, body: settingsView(org) };
+      },
+    }),
+  ];
+}
