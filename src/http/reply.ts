@@ -9,6 +9,8 @@ export interface Reply {
   /** The body already serialized (built by Postgres, say): sent as it is, in place of `body`. */
   json?: string;
   headers?: Record<string, string>;
+  /** A body that is not JSON (the dashboard's files), sent as it is with its content type. */
+  raw?: { body: Buffer; contentType: string };
 }
 
 /** A request's view of its uWS response: set once aborted, after which res must not be touched. */
@@ -46,12 +48,12 @@ export const HELD_REPLY_MS = 30_000;
 export function sendReply(res: HttpResponse, state: ResponseState, requestId: string, reply: Reply): void {
   if (state.aborted || state.done) return;
   // Serialized before the response is marked done: a body that cannot be (a BigInt) leaves room for a 500.
-  const payload = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
+  const payload = reply.raw?.body ?? reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
   state.done = true;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('x-request-id', requestId);
-    if (payload !== undefined) res.writeHeader('content-type', JSON_TYPE);
+    if (payload !== undefined) res.writeHeader('content-type', reply.raw?.contentType ?? JSON_TYPE);
     if (reply.headers) for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
     if (payload === undefined) {
       res.end();
@@ -59,7 +61,7 @@ export function sendReply(res: HttpResponse, state: ResponseState, requestId: st
     }
     // A total of 0 tells uWS this chunk is the whole body: no byte count on the common path.
     const [, done] = res.tryEnd(payload, 0);
-    if (!done) holdRest(res, state, Buffer.from(payload, 'utf8'));
+    if (!done) holdRest(res, state, typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload);
   });
 }
 

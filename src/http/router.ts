@@ -118,6 +118,8 @@ export interface Authenticators {
 
 export interface RouterDeps {
   authenticators: Authenticators;
+  /** false: no dashboard on this server (tests of the HTTP layer alone). */
+  dashboard?: false;
   /** Where routes' `audit` entries are written (needed as soon as a route declares one). */
   auditDb?: Queryable;
   bodyLimitBytes: number;

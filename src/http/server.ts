@@ -3,6 +3,7 @@ import { registerRoute, type AnyRoute, type RouterDeps } from './router.js';
 import { errorReply, sendReply } from './reply.js';
 import { guarded } from './guard.js';
 import { errors } from '../errors/errors.js';
+import { dashboardReply, isApiPath, loadDashboard } from '../dashboard/static-files.js';
 
 export interface HttpServer {
   app: TemplatedApp;
@@ -16,7 +17,15 @@ export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: 
   const app = uWS.App();
   for (const route of routes) registerRoute(app, route, deps);
   extend?.(app);
-  app.any('/*', guarded(deps.log, 'any /*', (res, _req, { state, requestId }) => {
+  const dashboard = deps.dashboard === false ? null : loadDashboard();
+  app.any('/*', guarded(deps.log, 'any /*', (res, req, { state, requestId }) => {
+    const path = req.getUrl();
+    const method = req.getMethod();
+    // The dashboard's pages: any GET the API does not own (src/dashboard/static-files.ts).
+    if ((method === 'get' || method === 'head') && !isApiPath(path) && deps.dashboard !== false) {
+      sendReply(res, state, requestId, dashboardReply(dashboard, path, /\bgzip\b/.test(req.getHeader('accept-encoding'))));
+      return;
+    }
     sendReply(res, state, requestId, errorReply(errors.notFound('route'), requestId));
   }));
 

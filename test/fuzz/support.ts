@@ -208,7 +208,7 @@ export function send(app: TestApp, method: string, target: string, headers: stri
 
 /** The API still answers: a request to no route gets its 404 in the error shape. */
 export async function expectAlive(app: TestApp): Promise<void> {
-  const res = await send(app, 'GET', '/alive', []);
+  const res = await send(app, 'GET', '/v1/alive', []);
   expect(res.status, 'the API stopped answering').toBe(404);
 }
 

@@ -1,0 +1,37 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, whenSignedOut } from './api';
+import { MeContext, type Me } from './session';
+import { Notices } from './ui';
+import { navigate, onLinkClick, useLocation } from './router';
+import { Layout } from './layout';
+import { SignIn } from './pages/sign-in';
+import { LinkPage } from './pages/link';
+import './styles.css';
+
+function App() {
+  const loc = useLocation();
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  useEffect(() => {
+    whenSignedOut(() => setMe(null));
+    api.get<Me>('/dashboard/v1/me').then(setMe, () => setMe(null));
+  }, []);
+  useEffect(() => {
+    // Focus follows navigation, for keyboard and screen-reader users.
+    requestAnimationFrame(() => document.getElementById('page-title')?.focus());
+  }, [loc.path]);
+
+  let body;
+  if (loc.path === '/link') body = <LinkPage onSignedIn={(m) => { setMe(m); navigate('/', true); }} />;
+  else if (me === undefined) body = <p class="muted center">Loading…</p>;
+  else if (me === null) body = <SignIn onSignedIn={(m) => setMe(m)} />;
+  else body = <MeContext.Provider value={{ me, setMe }}><Layout path={loc.path} search={loc.search} /></MeContext.Provider>;
+  return (
+    <div onClick={onLinkClick}>
+      {body}
+      <Notices />
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,147 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { measureSms } from '../../../src/messages/encoding.ts';
+import { api } from '../api';
+import { parseCsv } from '../csv';
+import { useLive } from '../live';
+import { Badge, Field, Page, notify } from '../ui';
+
+interface Checked { input: string; number: string | null; error: string | null }
+interface Device { id: string; name: string; status: string; sims: { subscriptionId: number; displayName: string | null; carrierName: string | null; removedAt: string | null }[] }
+interface Sent { id: string; to: string; status: string }
+
+const CHUNK = 500;
+
+/** Paste or upload recipients, see each one as the server reads it, then send and follow the batch. */
+export function Send() {
+  const [text, setText] = useState('');
+  const [csv, setCsv] = useState<string[][] | null>(null);
+  const [column, setColumn] = useState(0);
+  const [checked, setChecked] = useState<Checked[]>([]);
+  const [body, setBody] = useState('');
+  const [devices, setDevices] = useState<Device[]>([]);
+  const [deviceId, setDeviceId] = useState('');
+  const [sim, setSim] = useState('');
+  const [sent, setSent] = useState<Sent[] | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => void api.get<{ devices: Device[] }>('/v1/devices').then((d) => setDevices(d.devices.filter((x) => x.status !== 'revoked')), notify.error), []);
+
+  const lines = useMemo(() => {
+    const raw = csv ? csv.slice(1).map((r) => r[column] ?? '') : text.split(/[\n,;]+/);
+    return [...new Set(raw.map((l) => l.trim()).filter(Boolean))];
+  }, [text, csv, column]);
+
+  useEffect(() => {
+    if (lines.length === 0) return setChecked([]);
+    const t = setTimeout(() => {
+      api.post<{ recipients: Checked[] }>('/dashboard/v1/recipients/check', { to: lines.slice(0, 10_000) }).then((r) => setChecked(r.recipients), notify.error);
+    }, 300);
+    return () => clearTimeout(t);
+  }, [lines]);
+
+  const measure = measureSms(body);
+  const good = checked.filter((c) => c.number);
+  const bad = checked.filter((c) => !c.number);
+  const device = devices.find((d) => d.id === deviceId);
+
+  const refresh = async () => {
+    if (!sent) return;
+    const byId = new Map<string, Sent>(sent.map((s) => [s.id, s]));
+    for (let i = 0; i < sent.length; i += CHUNK) {
+      const ids = sent.slice(i, i + CHUNK).map((s) => s.id).join(',');
+      const r = await api.get<{ messages: { id: string; status: string }[] }>('/dashboard/v1/messages/statuses', { ids });
+      for (const m of r.messages) byId.set(m.id, { ...byId.get(m.id)!, status: m.status });
+    }
+    setSent([...byId.values()]);
+  };
+  useLive('messages', () => void refresh().catch(() => undefined));
+
+  const send = async (e: Event) => {
+    e.preventDefault();
+    if (bad.length > 0) return notify.error(`${bad.length} recipient${bad.length > 1 ? 's are' : ' is'} not a phone number: fix or remove ${bad.length > 1 ? 'them' : 'it'} first.`);
+    setBusy(true);
+    const batch = `dash-${crypto.randomUUID()}`;
+    const out: Sent[] = [];
+    try {
+      for (let i = 0; i < good.length; i += CHUNK) {
+        const to = good.slice(i, i + CHUNK).map((c) => c.number!);
+        const req: Record<string, unknown> = { to, body };
+        if (deviceId) req.deviceId = deviceId;
+        if (deviceId && sim) req.simSubscriptionId = Number(sim);
+        const r = await api.post<{ messages: Sent[] }>('/v1/messages', req, { 'idempotency-key': `${batch}-${i / CHUNK}` });
+        out.push(...r.messages);
+        setSent([...out]);
+      }
+      notify.success(`${out.length} message${out.length > 1 ? 's' : ''} accepted for sending.`);
+    } catch (err) {
+      notify.error(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const counts = (sent ?? []).reduce<Record<string, number>>((a, s) => ({ ...a, [s.status]: (a[s.status] ?? 0) + 1 }), {});
+  return (
+    <Page title="Send messages">
+      <form onSubmit={send} class="card">
+        <Field label="Recipients" hint="One per line (or separated by commas). National numbers use the organization's default country.">
+          {(id) => <textarea id={id} rows={5} value={text} disabled={!!csv} onInput={(e) => setText(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Or upload a CSV file">{(id) => (
+          <input id={id} type="file" accept=".csv,text/csv" onChange={async (e) => {
+            const file = e.currentTarget.files?.[0];
+            setCsv(file ? parseCsv(await file.text()) : null);
+            setColumn(0);
+          }} />
+        )}</Field>
+        {csv && csv[0] && (
+          <Field label="Column holding the numbers">{(id) => (
+            <select id={id} value={column} onChange={(e) => setColumn(Number(e.currentTarget.value))}>
+              {csv[0]!.map((h, i) => <option value={i}>{h || `Column ${i + 1}`}</option>)}
+            </select>
+          )}</Field>
+        )}
+        {checked.length > 0 && (
+          <details open={bad.length > 0} class="preview">
+            <summary><strong data-testid="recipients-ok">{good.length}</strong> ready, <strong class={bad.length ? 'bad' : ''}>{bad.length}</strong> refused</summary>
+            <ul>
+              {checked.slice(0, 200).map((c) => <li class={c.number ? '' : 'bad'}>{c.input} → {c.number ?? c.error}</li>)}
+              {checked.length > 200 && <li class="muted">and {checked.length - 200} more</li>}
+            </ul>
+          </details>
+        )}
+        <Field label="Message">{(id) => <textarea id={id} rows={4} maxLength={1600} value={body} onInput={(e) => setBody(e.currentTarget.value)} required />}</Field>
+        <p class="counter" aria-live="polite" data-testid="segment-counter">
+          {[...body].length} characters · {measure.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2 (a character outside GSM-7 halves the room per SMS)'} · {measure.segments} SMS per recipient
+          {good.length > 0 && <> · {measure.segments * good.length} SMS in all</>}
+        </p>
+        <div class="row">
+          <Field label="Phone">{(id) => (
+            <select id={id} value={deviceId} onChange={(e) => { setDeviceId(e.currentTarget.value); setSim(''); }}>
+              <option value="">Any available phone</option>
+              {devices.map((d) => <option value={d.id}>{d.name} ({d.status.replace('_', ' ')})</option>)}
+            </select>
+          )}</Field>
+          {device && device.sims.length > 0 && (
+            <Field label="SIM">{(id) => (
+              <select id={id} value={sim} onChange={(e) => setSim(e.currentTarget.value)}>
+                <option value="">The phone's default SIM</option>
+                {device.sims.filter((s) => !s.removedAt).map((s) => <option value={s.subscriptionId}>{s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`}</option>)}
+              </select>
+            )}</Field>
+          )}
+        </div>
+        <button class="primary" type="submit" disabled={busy || good.length === 0 || !body}>Send to {good.length} recipient{good.length === 1 ? '' : 's'}</button>
+      </form>
+      {sent && (
+        <section aria-labelledby="progress">
+          <h2 id="progress">Progress</h2>
+          <p>{Object.entries(counts).map(([s, n]) => <span class="chip">{s}: {n} </span>)}</p>
+          <ul class="progress-list">
+            {sent.slice(0, 100).map((s) => <li><a href={`/messages/${s.id}`}>{s.to}</a> <Badge value={s.status} /></li>)}
+          </ul>
+        </section>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,209 @@
+import type { ComponentChildren, TargetedEvent } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError } from './api';
+
+/* Notices: every action ends in a sentence, in a live region screen readers announce. */
+type Notice = { id: number; kind: 'success' | 'error'; text: string };
+let push: (n: Notice) => void = () => undefined;
+let nextId = 1;
+export const notify = {
+  success: (text: string) => push({ id: nextId++, kind: 'success', text }),
+  error: (err: unknown) => push({ id: nextId++, kind: 'error', text: typeof err === 'string' ? err : describeError(err) }),
+};
+export function Notices() {
+  const [items, setItems] = useState<Notice[]>([]);
+  useEffect(() => {
+    push = (n) => {
+      setItems((l) => [...l.slice(-3), n]);
+      setTimeout(() => setItems((l) => l.filter((x) => x.id !== n.id)), n.kind === 'error' ? 10_000 : 5000);
+    };
+  }, []);
+  return (
+    <div class="notices" role="status" aria-live="polite">
+      {items.map((n) => <p key={n.id} class={`notice ${n.kind}`}>{n.text}</p>)}
+    </div>
+  );
+}
+
+export function Page(p: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${p.title} · Hafatra`;
+  }, [p.title]);
+  return (
+    <section class="page">
+      <header class="page-head">
+        <h1 tabIndex={-1} id="page-title">{p.title}</h1>
+        {p.actions && <div class="actions">{p.actions}</div>}
+      </header>
+      {p.children}
+    </section>
+  );
+}
+
+export function Empty(p: { children: ComponentChildren }) {
+  return <div class="empty">{p.children}</div>;
+}
+
+export function Loading() {
+  return <p class="muted" aria-busy="true">Loading…</p>;
+}
+
+export function Table<T>(p: { rows: T[] | null; columns: { label: string; cell: (r: T) => ComponentChildren; class?: string }[]; empty: ComponentChildren; rowKey: (r: T) => string; caption: string }) {
+  if (p.rows === null) return <Loading />;
+  if (p.rows.length === 0) return <Empty>{p.empty}</Empty>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">{p.caption}</caption>
+        <thead>
+          <tr>{p.columns.map((c) => <th scope="col" class={c.class}>{c.label}</th>)}</tr>
+        </thead>
+        <tbody>
+          {p.rows.map((r) => (
+            <tr key={p.rowKey(r)}>{p.columns.map((c) => <td class={c.class} data-label={c.label}>{c.cell(r)}</td>)}</tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Pager(p: { hasPrevious: boolean; next: string | null; onPrevious: () => void; onNext: () => void }) {
+  if (!p.hasPrevious && !p.next) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={!p.hasPrevious} onClick={p.onPrevious}>← Newer</button>
+      <button type="button" disabled={!p.next} onClick={p.onNext}>Older →</button>
+    </nav>
+  );
+}
+
+export function Field(p: { label: string; hint?: string; children: (id: string) => ComponentChildren }) {
+  const id = useRef(`f${Math.random().toString(36).slice(2, 9)}`).current;
+  return (
+    <div class="field">
+      <label for={id}>{p.label}</label>
+      {p.children(id)}
+      {p.hint && <p class="hint">{p.hint}</p>}
+    </div>
+  );
+}
+
+/** A button that runs an action, shows it is busy, and reports the outcome in words. */
+export function Action(p: { run: () => Promise<unknown>; done?: string; children: ComponentChildren; kind?: 'primary' | 'danger' | 'plain'; confirm?: string; disabled?: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const go = async () => {
+    setAsking(false);
+    setBusy(true);
+    try {
+      await p.run();
+      if (p.done) notify.success(p.done);
+    } catch (err) {
+      notify.error(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" class={p.kind ?? 'plain'} disabled={busy || p.disabled} aria-busy={busy} onClick={() => (p.confirm ? setAsking(true) : go())}>
+        {p.children}
+      </button>
+      {asking && <Confirm text={p.confirm!} action={p.children} onYes={go} onNo={() => setAsking(false)} danger={p.kind === 'danger'} />}
+    </>
+  );
+}
+
+/** A modal question: focus moves into it and stays there; Escape answers no. */
+export function Confirm(p: { text: string; action: ComponentChildren; onYes: () => void; onNo: () => void; danger?: boolean }) {
+  return (
+    <Dialog title="Are you sure?" onClose={p.onNo}>
+      <p>{p.text}</p>
+      <div class="actions">
+        <button type="button" class={p.danger ? 'danger' : 'primary'} onClick={p.onYes}>{p.action}</button>
+        <button type="button" onClick={p.onNo}>Keep things as they are</button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function Dialog(p: { title: string; onClose: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current!;
+    const before = document.activeElement as HTMLElement | null;
+    d.showModal();
+    return () => before?.focus();
+  }, []);
+  return (
+    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={(e) => { e.preventDefault(); p.onClose(); }}>
+      <h2 id="dialog-title">{p.title}</h2>
+      {p.children}
+    </dialog>
+  );
+}
+
+export function CopyButton(p: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button type="button" onClick={async () => {
+      try {
+        await navigator.clipboard.writeText(p.text);
+        setCopied(true);
+        notify.success('Copied to the clipboard.');
+      } catch {
+        notify.error('The browser did not allow copying: select the text and copy it yourself.');
+      }
+    }}>{copied ? 'Copied' : p.label ?? 'Copy'}</button>
+  );
+}
+
+/** A secret shown once (an API key, a webhook secret, a link): said plainly, with a copy button. */
+export function ShownOnce(p: { label: string; value: string; onDone: () => void }) {
+  return (
+    <div class="shown-once" role="region" aria-label={p.label}>
+      <p><strong>{p.label}</strong> — copy it now: it will not be shown again.</p>
+      <code class="secret" data-testid="secret">{p.value}</code>
+      <div class="actions">
+        <CopyButton text={p.value} />
+        <button type="button" onClick={p.onDone}>I have stored it</button>
+      </div>
+    </div>
+  );
+}
+
+const STATUS_TONE: Record<string, string> = {
+  delivered: 'good', sent: 'good', online: 'good', succeeded: 'good', matched: 'good', reviewed: 'good',
+  failed: 'bad', expired: 'bad', dead: 'bad', revoked: 'bad', unknown: 'warn', stale: 'warn', ambiguous: 'warn', cancelled: 'muted', never_seen: 'muted',
+};
+export function Badge(p: { value: string }) {
+  return <span class={`badge ${STATUS_TONE[p.value] ?? 'info'}`} data-status={p.value}>{p.value.replace(/_/g, ' ')}</span>;
+}
+
+export function Time(p: { at: string | null | undefined }) {
+  if (!p.at) return <span class="muted">—</span>;
+  const d = new Date(p.at);
+  const s = Math.round((Date.now() - d.getTime()) / 1000);
+  const rel = Math.abs(s) < 60 ? 'just now' : Math.abs(s) < 3600 ? `${Math.round(s / 60)} min ago` : Math.abs(s) < 86400 ? `${Math.round(s / 3600)} h ago` : d.toLocaleDateString();
+  return <time dateTime={p.at} title={d.toLocaleString()}>{s < 0 ? d.toLocaleString() : rel}</time>;
+}
+
+export type Submit = TargetedEvent<HTMLFormElement, SubmitEvent>;
+
+/** A form's submit: prevents the page load, reports errors in words, keeps the button busy. */
+export function useSubmit(run: (form: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (e: Submit) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      await run(new FormData(e.currentTarget));
+    } catch (err) {
+      notify.error(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, onSubmit };
+}

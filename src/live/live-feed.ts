@@ -1,0 +1,122 @@
+import type { AppContext } from '../app/context.js';
+import type { us_socket_context_t } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket } from '../http/uws.js';
+import { guarded, replySafely } from '../http/guard.js';
+import { errorReply, toHafatraError } from '../http/reply.js';
+import { refuseCrossSite } from '../http/same-origin.js';
+import { sessionAuthenticator } from '../auth/authenticate-session.js';
+import type { MemberPrincipal } from '../auth/principal.js';
+import { every } from '../app/periodic.js';
+import { errors } from '../errors/errors.js';
+import { orgSignatures } from './signatures.js';
+
+export const LIVE_PATH = '/dashboard/v1/live';
+/** Sockets one organization may hold on one API process (a tab each). */
+const SOCKETS_PER_ORG = 200;
+const POLL_MS = 1000;
+
+interface LiveData {
+  principal: MemberPrincipal;
+}
+
+export interface LiveFeed {
+  close(): void;
+}
+
+/**
+ * The dashboard's server push (docs/dashboard-api.md). Each API process watches, once a second,
+ * the organizations that have a dashboard open on it: cheap reads that change when messages,
+ * phones or webhooks change, whichever process changed them. A change is pushed as a one-line
+ * frame naming what changed; pages refetch what they show. Frames carry no data, so a socket too
+ * slow to take one simply misses it: the next change or the page's own fallback catches up.
+ */
+export function attachLiveFeed(app: TemplatedApp, ctx: AppContext): LiveFeed {
+  const authenticate = sessionAuthenticator(ctx);
+  const byOrg = new Map<string, Set<WebSocket<LiveData>>>();
+  const last = new Map<string, Record<string, string>>();
+
+  app.ws<LiveData>(LIVE_PATH, {
+    maxPayloadLength: 1024,
+    idleTimeout: 60,
+    maxBackpressure: 64 * 1024,
+    closeOnBackpressureLimit: true as unknown as number,
+    sendPingsAutomatically: true,
+    upgrade: guarded(ctx.log, `upgrade ${LIVE_PATH}`, (res: HttpResponse, req: HttpRequest, { state, requestId }, context: us_socket_context_t) => {
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const cookie = req.getHeader('cookie') || undefined;
+      const browser = { origin: req.getHeader('origin'), host: req.getHeader('host'), secFetchSite: req.getHeader('sec-fetch-site') };
+      Promise.resolve()
+        .then(() => {
+          // A WebSocket is not bound by the same-origin policy: another site's page could open
+          // one with the member's cookie, so the upgrade is held to the rule of a write.
+          refuseCrossSite('post', browser);
+          return authenticate(cookie);
+        })
+        .then((principal) => {
+          if (state.aborted || state.done) return;
+          if ((byOrg.get(principal.orgId)?.size ?? 0) >= SOCKETS_PER_ORG) throw errors.rateLimited('too many dashboards open for this organization', 10);
+          res.cork(() => res.upgrade<LiveData>({ principal }, key, protocol, extensions, context));
+          state.done = true;
+        })
+        .catch((err: unknown) => {
+          const { error, unexpected } = toHafatraError(err);
+          if (unexpected) ctx.log.warn({ err, requestId }, 'live feed refused');
+          replySafely(res, state, requestId, errorReply(error, requestId), ctx.log);
+        });
+    }),
+    open: (ws) => {
+      const { principal } = ws.getUserData();
+      let set = byOrg.get(principal.orgId);
+      if (!set) byOrg.set(principal.orgId, (set = new Set()));
+      set.add(ws);
+      const hello = () => {
+        // uWS forbids touching a closed socket; the set holds only open ones.
+        if (byOrg.get(principal.orgId)?.has(ws)) ws.send(JSON.stringify({ type: 'hello', organizationId: principal.orgId }));
+      };
+      if (last.has(principal.orgId)) return hello();
+      // The first socket of an organization: where things stand now is recorded before hello,
+      // so that any change after hello is pushed.
+      orgSignatures(ctx.db, [principal.orgId])
+        .then((sigs) => {
+          const sig = sigs.get(principal.orgId);
+          if (sig && !last.has(principal.orgId) && byOrg.has(principal.orgId)) last.set(principal.orgId, sig);
+        })
+        .catch((err: unknown) => ctx.log.warn({ err }, 'live feed: first reading failed; the next poll takes it'))
+        .finally(hello);
+    },
+    message: () => undefined,
+    close: (ws) => {
+      const { principal } = ws.getUserData();
+      const set = byOrg.get(principal.orgId);
+      set?.delete(ws);
+      if (set?.size === 0) {
+        byOrg.delete(principal.orgId);
+        last.delete(principal.orgId);
+      }
+    },
+  });
+
+  const poll = every(POLL_MS, 'live-feed', ctx.log, async () => {
+    if (byOrg.size === 0) return;
+    const now = await orgSignatures(ctx.db, [...byOrg.keys()]);
+    for (const [orgId, sig] of now) {
+      const before = last.get(orgId);
+      last.set(orgId, sig);
+      if (!before) continue;
+      for (const topic of Object.keys(sig)) {
+        if (sig[topic] === before[topic]) continue;
+        const frame = JSON.stringify({ type: topic });
+        for (const ws of byOrg.get(orgId) ?? []) if (ws.getBufferedAmount() < 16 * 1024) ws.send(frame);
+      }
+    }
+  });
+
+  return {
+    close() {
+      void poll.stop();
+      for (const set of byOrg.values()) for (const ws of set) ws.end(1001, 'server shutting down');
+    },
+  };
+}

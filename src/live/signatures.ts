@@ -1,0 +1,22 @@
+import type { Queryable } from '../db/pool.js';
+
+/**
+ * Per organization, one value per live topic that changes whenever what that topic shows
+ * changes: the newest tally delta (every status change appends one, migration 022), the phones'
+ * latest change or sighting, the webhook endpoints' latest change or attempt. One statement for
+ * all the organizations watched.
+ */
+export async function orgSignatures(db: Queryable, orgIds: string[]): Promise<Map<string, Record<string, string>>> {
+  const { rows } = await db.query(
+    `SELECT o.id,
+       (SELECT coalesce(max(d.id), 0) FROM message_tally_deltas d WHERE d.org_id = o.id)::text
+         || ':' || (SELECT coalesce(sum(t.count), 0) FROM message_tallies t WHERE t.org_id = o.id AND t.hour >= now() - interval '1 day')::text AS messages,
+       (SELECT count(*) || ':' || coalesce(max(greatest(updated_at, last_seen_at, socket_changed_at)), 'epoch')
+          FROM devices WHERE org_id = o.id) AS device,
+       (SELECT count(*) || ':' || coalesce(max(greatest(updated_at, last_success_at, last_failure_at)), 'epoch')
+          FROM webhook_endpoints WHERE org_id = o.id) AS webhooks
+     FROM unnest($1::text[]) AS o(id)`,
+    [orgIds],
+  );
+  return new Map((rows as { id: string; messages: string; device: string; webhooks: string }[]).map((r) => [r.id, { messages: r.messages, device: r.device, webhooks: r.webhooks }]));
+}
