@@ -43,9 +43,10 @@ export const api = {
 /** An error as a sentence for a person: the server's message, with a first word of context. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
-    const what: Record<number, string> = { 400: 'That was not accepted', 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now', 429: 'Too many requests' };
-    const head = what[err.status] ?? (err.status >= 500 ? 'The server had a problem' : 'Something went wrong');
-    return `${head}: ${err.message}.`.replace(/\.\.$/, '.');
+    const what: Record<number, string> = { 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now' };
+    const head = what[err.status] ?? (err.status >= 500 ? 'The server had a problem' : null);
+    const text = head ? `${head}: ${err.message}` : err.message.charAt(0).toUpperCase() + err.message.slice(1);
+    return text.endsWith('.') ? text : `${text}.`;
   }
   if (err instanceof Error && err.message) return err.message;
   return 'Something went wrong. Try again.';

@@ -16,7 +16,7 @@ export function Send() {
   const [text, setText] = useState('');
   const [csv, setCsv] = useState<string[][] | null>(null);
   const [column, setColumn] = useState(0);
-  const [checked, setChecked] = useState<Checked[]>([]);
+  const [checked, setChecked] = useState<{ for: string; recipients: Checked[] }>({ for: '[]', recipients: [] });
   const [body, setBody] = useState('');
   const [devices, setDevices] = useState<Device[]>([]);
   const [deviceId, setDeviceId] = useState('');
@@ -31,17 +31,21 @@ export function Send() {
     return [...new Set(raw.map((l) => l.trim()).filter(Boolean))];
   }, [text, csv, column]);
 
+  const linesKey = JSON.stringify(lines);
   useEffect(() => {
-    if (lines.length === 0) return setChecked([]);
+    if (lines.length === 0) return setChecked({ for: linesKey, recipients: [] });
     const t = setTimeout(() => {
-      api.post<{ recipients: Checked[] }>('/dashboard/v1/recipients/check', { to: lines.slice(0, 10_000) }).then((r) => setChecked(r.recipients), notify.error);
+      api.post<{ recipients: Checked[] }>('/dashboard/v1/recipients/check', { to: lines.slice(0, 10_000) })
+        // An answer to an older list (the user kept typing) is dropped.
+        .then((r) => setChecked((c) => (JSON.stringify(lines) === linesKey ? { for: linesKey, recipients: r.recipients } : c)), notify.error);
     }, 300);
     return () => clearTimeout(t);
-  }, [lines]);
+  }, [linesKey]);
+  const checking = checked.for !== linesKey;
 
   const measure = measureSms(body);
-  const good = checked.filter((c) => c.number);
-  const bad = checked.filter((c) => !c.number);
+  const good = checking ? [] : checked.recipients.filter((c) => c.number);
+  const bad = checking ? [] : checked.recipients.filter((c) => !c.number);
   const device = devices.find((d) => d.id === deviceId);
 
   const refresh = async () => {
@@ -60,6 +64,7 @@ export function Send() {
     e.preventDefault();
     if (bad.length > 0) return notify.error(`${bad.length} recipient${bad.length > 1 ? 's are' : ' is'} not a phone number: fix or remove ${bad.length > 1 ? 'them' : 'it'} first.`);
     setBusy(true);
+    setSent([]);
     const batch = `dash-${crypto.randomUUID()}`;
     const out: Sent[] = [];
     try {
@@ -101,12 +106,13 @@ export function Send() {
             </select>
           )}</Field>
         )}
-        {checked.length > 0 && (
+        {checking && lines.length > 0 && <p class="muted" aria-live="polite">Checking {lines.length} recipient{lines.length === 1 ? '' : 's'}…</p>}
+        {!checking && checked.recipients.length > 0 && (
           <details open={bad.length > 0} class="preview">
             <summary><strong data-testid="recipients-ok">{good.length}</strong> ready, <strong class={bad.length ? 'bad' : ''}>{bad.length}</strong> refused</summary>
             <ul>
-              {checked.slice(0, 200).map((c) => <li class={c.number ? '' : 'bad'}>{c.input} → {c.number ?? c.error}</li>)}
-              {checked.length > 200 && <li class="muted">and {checked.length - 200} more</li>}
+              {checked.recipients.slice(0, 200).map((c) => <li class={c.number ? '' : 'bad'}>{c.input} → {c.number ?? c.error}</li>)}
+              {checked.recipients.length > 200 && <li class="muted">and {checked.recipients.length - 200} more</li>}
             </ul>
           </details>
         )}
@@ -131,7 +137,7 @@ export function Send() {
             )}</Field>
           )}
         </div>
-        <button class="primary" type="submit" disabled={busy || good.length === 0 || !body}>Send to {good.length} recipient{good.length === 1 ? '' : 's'}</button>
+        <button class="primary" type="submit" disabled={busy || checking || good.length === 0 || !body}>Send to {good.length} recipient{good.length === 1 ? '' : 's'}</button>
       </form>
       {sent && (
         <section aria-labelledby="progress">
