@@ -3,9 +3,10 @@ import { ceilings } from './ceilings.js';
 import { fleet } from './fleet.js';
 import { parse } from './parse.js';
 import { read } from './read.js';
+import { dashboardPages } from './dashboard-pages.js';
 import type { Scenario } from './scenario.js';
 import { sockets } from './sockets.js';
 import { webhooks } from './webhooks.js';
 
 /** Every scenario, in run order: ceilings first so they are measured on the same warm machine. */
-export const scenarios: Scenario[] = [ceilings, bulkSend, read, fleet, sockets, webhooks, parse];
+export const scenarios: Scenario[] = [ceilings, bulkSend, read, fleet, sockets, webhooks, parse, dashboardPages];

@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, whenSignedOut } from './api';
 import { MeContext, type Me } from './session';
-import { Notices } from './ui';
+import { Notices, notify } from './ui';
 import { navigate, onLinkClick, useLocation } from './router';
 import { Layout } from './layout';
 import { SignIn } from './pages/sign-in';
@@ -24,7 +24,7 @@ function App() {
   let body;
   if (loc.path === '/link') body = <LinkPage onSignedIn={(m) => { setMe(m); navigate('/', true); }} />;
   else if (me === undefined) body = <p class="muted center">Loading…</p>;
-  else if (me === null) body = <SignIn onSignedIn={(m) => setMe(m)} />;
+  else if (me === null) body = <SignIn onSignedIn={(m) => { notify.clear(); setMe(m); }} />;
   else body = <MeContext.Provider value={{ me, setMe }}><Layout path={loc.path} search={loc.search} /></MeContext.Provider>;
   return (
     <div onClick={onLinkClick}>

@@ -6,7 +6,10 @@ import { describeError } from './api';
 type Notice = { id: number; kind: 'success' | 'error'; text: string };
 let push: (n: Notice) => void = () => undefined;
 let nextId = 1;
+let clear: () => void = () => undefined;
 export const notify = {
+  /** Old errors go once the person moved on (signed in, say). */
+  clear: () => clear(),
   success: (text: string) => push({ id: nextId++, kind: 'success', text }),
   error: (err: unknown) => push({ id: nextId++, kind: 'error', text: typeof err === 'string' ? err : describeError(err) }),
 };
@@ -17,6 +20,7 @@ export function Notices() {
       setItems((l) => [...l.slice(-3), n]);
       setTimeout(() => setItems((l) => l.filter((x) => x.id !== n.id)), n.kind === 'error' ? 10_000 : 5000);
     };
+    clear = () => setItems([]);
   }, []);
   return (
     <div class="notices" role="status" aria-live="polite">

@@ -1,4 +1,7 @@
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app/context.js';
+import { sendTestEvent, redeliver, type Enqueue } from './manual-deliveries.js';
+import { enqueueDeliveries, openDeliveryQueue, type DeliveryQueue } from './queue.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
@@ -25,6 +28,10 @@ const found = <T>(row: T | null): T => {
 };
 
 export function webhookRoutes(ctx: AppContext): AnyRoute[] {
+  // Test events and deliveries sent again are queued from here, on the process's own Redis
+  // connection (a queue only adds jobs; the workers hold the blocking connections).
+  let queue: DeliveryQueue | undefined;
+  const enqueue: Enqueue = (deliveries) => enqueueDeliveries((queue ??= openDeliveryQueue(ctx, ctx.redis)), deliveries);
   return [
     apiRoute({
       method: 'get', path: '/v1/webhooks', auth: { scope: 'webhooks:read' },
@@ -88,6 +95,21 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
         const secret = newWebhookSecret();
         const row = found(await rotateEndpointSecret(ctx.db, req.principal.orgId, req.params.endpointId!, secret));
         return { status: 200, body: { endpoint: toEndpoint(row), secret } };
+      },
+    }),
+    apiRoute({
+      method: 'post', path: '/v1/webhooks/:endpointId/test', auth: { scope: 'webhooks:write' },
+      audit: { action: 'webhook.test_sent', target: (req) => req.params.endpointId! },
+      summary: 'Send a test event (type webhook.test) to this endpoint; it appears in the delivery log', responses: { 202: Type.Object({ deliveryId: Type.String(), eventId: Type.String() }) },
+      handler: async (req) => ({ status: 202, body: await sendTestEvent(ctx.db, enqueue, req.principal.orgId, req.params.endpointId!) }),
+    }),
+    apiRoute({
+      method: 'post', path: '/v1/webhooks/:endpointId/deliveries/:deliveryId/redeliver', auth: { scope: 'webhooks:write' },
+      audit: { action: 'webhook.redelivered', target: (req) => req.params.deliveryId! },
+      summary: 'Send a dead or retrying delivery again, now', responses: { 202: Type.Object({ deliveryId: Type.String() }) },
+      handler: async (req) => {
+        await redeliver(ctx.db, enqueue, req.principal.orgId, req.params.endpointId!, req.params.deliveryId!);
+        return { status: 202, body: { deliveryId: req.params.deliveryId } };
       },
     }),
   ];

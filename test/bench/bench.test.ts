@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'sockets', 'webhooks', 'parse'];
+const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'sockets', 'webhooks', 'parse', 'dashboard-pages'];
 
 interface Run {
   code: number | null;
@@ -58,6 +58,7 @@ describe('npm run bench --quick (every scenario against a local server, small sc
       'ceilings.hello-post.messagesPerSecond', 'ceilings.hello-get.requestsPerSecond', 'ceilings.postgres.rowsPerSecond', 'ceilings.redis.messagesPerSecond',
       'bulk-send.messagesPerSecond', 'bulk-send.p99', 'read.getByIdPerSecond', 'read.listPerSecond', 'fleet.deliveredPerSecond',
       'fleet.jobsLatency.p99', 'sockets.held', 'sockets.apiRssMb', 'webhooks.deliveriesPerSecond', 'webhooks.hangingLossPercent', 'parse.smsPerSecond',
+      'dashboard-pages.large.first-page.p99', 'dashboard-pages.small.overview.p50',
     ]) {
       expect(byKey.get(key), key).toBeDefined();
     }

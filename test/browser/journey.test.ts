@@ -174,6 +174,10 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await expect.poll(() => page.locator('tbody [data-status="delivered"]').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(receiver.requests.length).toBeGreaterThan(0);
     await expect.poll(() => page.getByText('HTTP 200').count()).toBeGreaterThan(0);
+    const before = await page.locator('tbody tr').count();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect.poll(() => page.getByText('webhook.test').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.locator('tbody tr').count()).toBe(before + 1);
     await shot(page, 'webhook');
   });
 
@@ -245,6 +249,11 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await shot(page, 'audit');
     await go(page, 'Settings');
     await shot(page, 'settings');
+    // The overview again, with the day's messages on it.
+    await go(page, 'Overview');
+    await expect.poll(() => page.getByTestId('today-total').textContent()).not.toBe('0');
+    await page.locator('.chart canvas').waitFor();
+    await shot(page, 'overview-day');
   });
 
   it('signs out: the session is over, and the dashboard asks to sign in', async () => {

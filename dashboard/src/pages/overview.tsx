@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import type uPlot from 'uplot';
 import { api } from '../api';
 import { useLive } from '../live';
 import { Loading, Page, notify } from '../ui';
@@ -20,13 +19,22 @@ function Chart(p: { stats: Stats }) {
   useEffect(() => {
     const x = p.stats.buckets.map((b) => new Date(b.start).getTime() / 1000);
     const data = [x, ...SERIES.map(([s]) => p.stats.buckets.map((b) => b.byStatus[s] ?? 0))] as uPlot.AlignedData;
-    const width = Math.min(el.current!.clientWidth || 600, 1000);
-    const plot = new uPlot({
-      width, height: 220,
-      series: [{}, ...SERIES.map(([label, stroke]) => ({ label, stroke, width: 2 }))],
-      axes: [{}, { size: 40 }],
-    }, data, el.current!);
-    return () => plot.destroy();
+    let plot: uPlot | undefined;
+    let gone = false;
+    // The chart library loads with the first chart, not with the sign-in page.
+    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
+      if (gone || !el.current) return;
+      const width = Math.min(el.current.clientWidth || 600, 1000);
+      plot = new UPlot({
+        width, height: 220,
+        series: [{}, ...SERIES.map(([label, stroke]) => ({ label, stroke, width: 2 }))],
+        axes: [{}, { size: 40 }],
+      }, data, el.current);
+    });
+    return () => {
+      gone = true;
+      plot?.destroy();
+    };
   }, [p.stats]);
   return <div ref={el} class="chart" role="img" aria-label="Messages per hour by status" />;
 }

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import { renderSVG } from 'uqr';
 import { api } from '../api';
 import { useLive } from '../live';
 import { useMe } from '../session';
@@ -34,6 +33,10 @@ function Countdown(p: { until: string; onEnd: () => void }) {
 
 function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Device[] }) {
   const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [qr, setQr] = useState('');
+  useEffect(() => {
+    if (pairing) void import('uqr').then(({ renderSVG }) => setQr(renderSVG(pairing.qrPayload, { border: 2 })));
+  }, [pairing]);
   const [expired, setExpired] = useState(false);
   const fresh = () => {
     setExpired(false);
@@ -50,7 +53,7 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
       ) : (
         <>
           <p>In the Hafatra app on the phone, scan this code, or type the server address and the code.</p>
-          <div class="qr" role="img" aria-label="QR code to pair a phone" dangerouslySetInnerHTML={{ __html: renderSVG(pairing.qrPayload, { border: 2 }) }} />
+          <div class="qr" role="img" aria-label="QR code to pair a phone" dangerouslySetInnerHTML={{ __html: qr }} />
           <p>Server: <code>{pairing.server}</code></p>
           <p>Code: <code class="pairing-code" data-testid="pairing-code">{pairing.code}</code></p>
           <p class="muted">Valid for <Countdown until={pairing.expiresAt} onEnd={() => setExpired(true)} />. This page shows the phone the moment it pairs.</p>

@@ -83,6 +83,7 @@ export function WebhookDetail(p: { id: string }) {
     <Page title={e.url} actions={can('admin') && (
       <>
         <button type="button" onClick={() => setEditing(true)}>Edit</button>
+        <Action done="Test event sent: it appears in the log below." run={async () => { await api.post(`/v1/webhooks/${e.id}/test`); void list.reload(); }}>Send a test event</Action>
         <Action done={e.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.'} run={async () => setE(await api.patch<Endpoint>(`/v1/webhooks/${e.id}`, { enabled: !e.enabled }))}>{e.enabled ? 'Disable' : 'Enable'}</Action>
         <Action confirm="A new secret replaces this one; the old one keeps working for 24 hours so you can switch without missing events." run={async () => {
           const r = await api.post<{ secret: string }>(`/v1/webhooks/${e.id}/rotate-secret`);
@@ -108,6 +109,9 @@ export function WebhookDetail(p: { id: string }) {
           { label: 'Attempts', cell: (d) => d.attempts },
           { label: 'Last answer', cell: (d) => d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : d.lastError ?? '—', class: 'wide' },
           { label: 'Last attempt', cell: (d) => <Time at={d.lastAttemptAt} /> },
+          ...(can('admin') ? [{ label: 'Actions', cell: (d: Delivery) => (d.status === 'dead' || d.status === 'retrying') && (
+            <Action done="Sent again." run={async () => { await api.post(`/v1/webhooks/${e.id}/deliveries/${d.id}/redeliver`); void list.reload(); }}>Send again</Action>
+          ) }] : []),
         ]} />
       <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
       {editing && <EndpointForm endpoint={e} eventTypes={types} onClose={() => setEditing(false)} onDone={() => { setEditing(false); load(); }} />}
