@@ -12,12 +12,13 @@ import { auditRoutes } from '../audit/routes.js';
 import { apiKeyRoutes } from '../api-keys/routes.js';
 import { organizationRoutes } from '../orgs/routes.js';
 import { pairingRoutes } from '../devices/pairing-routes.js';
+import { pacingRoutes } from '../devices/pacing-routes.js';
 import { messageDashboardRoutes } from '../messages/dashboard-routes.js';
 import { overviewRoutes } from '../overview/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
   const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx), ...incomingRoutes(ctx), ...mobileMoneyRoutes(ctx), ...webhookRoutes(ctx), ...membersRoutes(ctx), ...auditRoutes(ctx),
-    ...apiKeyRoutes(ctx), ...organizationRoutes(ctx), ...pairingRoutes(ctx), ...messageDashboardRoutes(ctx), ...overviewRoutes(ctx)];
+    ...apiKeyRoutes(ctx), ...organizationRoutes(ctx), ...pairingRoutes(ctx), ...pacingRoutes(ctx), ...messageDashboardRoutes(ctx), ...overviewRoutes(ctx)];
   return [...routes, openApiRoute(routes)];
 }

@@ -152,3 +152,19 @@ describe('pairing and review', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("a phone's pacing", () => {
+  it('admins set it, viewers read it, bad values name the field, another org answers 404', async () => {
+    const deviceId = await insertTestDevice(app.ctx, orgId, { name: 'Paced' });
+    expect((await app.request('GET', `/dashboard/v1/devices/${deviceId}/pacing`, { headers: viewer.headers })).body).toMatchObject({ pacingPerMinute: null, simDailyCap: null });
+    expect((await app.request('PATCH', `/dashboard/v1/devices/${deviceId}/pacing`, { headers: viewer.headers, body: { pacingPerMinute: 5 } })).status).toBe(403);
+    const bad = await app.request('PATCH', `/dashboard/v1/devices/${deviceId}/pacing`, { headers: admin.headers, body: { pacingPerMinute: 0 } });
+    expect(bad.body.error.message).toContain('pacingPerMinute');
+    const set = await app.request('PATCH', `/dashboard/v1/devices/${deviceId}/pacing`, { headers: admin.headers, body: { pacingPerMinute: 12, simDailyCap: 200 } });
+    expect(set.body).toMatchObject({ pacingPerMinute: 12, simDailyCap: 200 });
+    expect(await app.ctx.redis.hget(app.ctx.keys.org(orgId).deviceState(deviceId), 'pace')).toBe('12');
+    const other = await app.createOrg();
+    const stranger = await signedInMember(app, other.org.id, 'admin');
+    expect((await app.request('PATCH', `/dashboard/v1/devices/${deviceId}/pacing`, { headers: stranger.headers, body: { pacingPerMinute: 1 } })).status).toBe(404);
+  });
+});

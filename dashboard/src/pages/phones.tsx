@@ -64,9 +64,15 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
   );
 }
 
+interface Pacing { pacingPerMinute: number | null; simDailyCap: number | null; defaultPacingPerMinute: number }
+
 function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device) => void }) {
   const d = p.device;
+  const [pacing, setPacing] = useState<Pacing | null>(null);
+  useEffect(() => void api.get<Pacing>(`/dashboard/v1/devices/${d.id}/pacing`).then(setPacing, notify.error), [d.id]);
   const { busy, onSubmit } = useSubmit(async (f) => {
+    const num = (name: string) => (String(f.get(name) ?? '').trim() === '' ? null : Number(f.get(name)));
+    await api.patch(`/dashboard/v1/devices/${d.id}/pacing`, { pacingPerMinute: num('pace'), simDailyCap: num('cap') });
     const sim = String(f.get('sim') ?? '');
     const saved = await api.patch<Device>(`/v1/devices/${d.id}`, {
       name: String(f.get('name')), draining: f.get('draining') === 'on', outboundEnabled: f.get('outbound') === 'on',
@@ -87,7 +93,13 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
             {d.sims.filter((s) => !s.removedAt).map((s) => <option value={s.subscriptionId}>{s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`}</option>)}
           </select>
         )}</Field>
-        <div class="actions"><button class="primary" type="submit" disabled={busy}>Save</button><button type="button" onClick={p.onClose}>Cancel</button></div>
+        {pacing && (
+          <div class="row">
+            <Field label="SMS per minute per SIM" hint={`Empty: the server's default, ${pacing.defaultPacingPerMinute}. Android itself refuses more than about 30.`}>{(id) => <input id={id} name="pace" type="number" min={1} max={10000} defaultValue={pacing.pacingPerMinute === null ? '' : String(pacing.pacingPerMinute)} />}</Field>
+            <Field label="SMS per day per SIM" hint="Empty: no cap (set your plan's limit).">{(id) => <input id={id} name="cap" type="number" min={1} max={1000000} defaultValue={pacing.simDailyCap === null ? '' : String(pacing.simDailyCap)} />}</Field>
+          </div>
+        )}
+        <div class="actions"><button class="primary" type="submit" disabled={busy || !pacing}>Save</button><button type="button" onClick={p.onClose}>Cancel</button></div>
       </form>
     </Dialog>
   );
