@@ -11,7 +11,7 @@ import { findApiKey, listApiKeys, type ApiKeyRow } from '../auth/api-key-store.j
 const CreateKeyBody = Type.Object({
   name: Text({ minLength: 1, maxLength: 128 }),
   scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, errorMessage: `must list scopes among ${SCOPES.join(', ')}` }),
-  expiresAt: Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { errorMessage: 'must be a date-time or null' }),
+  expiresAt: Type.Union([Text({ maxLength: 40 }), Type.Null()], { errorMessage: 'must be a date-time or null' }),
 }, { additionalProperties: false });
 
 /** What the dashboard shows of a key: never its hash, and its secret only in the create/rotate answer. */

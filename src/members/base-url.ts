@@ -10,4 +10,4 @@ export function dashboardBaseUrl(config: Config, headers?: RequestHeaders): stri
 }
 
 /** The session cookie is Secure when members reach the dashboard over HTTPS. */
-export const secureCookies = (config: Config): boolean => config.publicUrl.startsWith('https://');
+export const secureCookies = (config: Config): boolean => config.publicUrl?.startsWith('https://') === true;

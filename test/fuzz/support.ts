@@ -212,11 +212,18 @@ export async function expectAlive(app: TestApp): Promise<void> {
   expect(res.status, 'the API stopped answering').toBe(404);
 }
 
-/** Every answer is JSON; a refusal is in the error shape with its request id, and never a 5xx. */
+/**
+ * Every answer of the API is JSON; a refusal is in the error shape with its request id, and never
+ * a 5xx. A path the API does not own is the dashboard's: its page (HTML), with the security headers.
+ */
 export function expectWellFormed(res: RawResponse, what: string): void {
   expect(res.status, `${what}: no answer (${res.ended})`).toBeGreaterThan(0);
   expect(res.status, `${what}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
   if (res.status === 204) return;
+  if (/^text\/(html|plain)/.test(res.headers['content-type'] ?? '')) {
+    expect(res.headers['content-security-policy'], what).toContain("frame-ancestors 'none'");
+    return;
+  }
   const body = JSON.parse(res.body);
   if (res.status < 400) return;
   expect(Object.keys(body), what).toEqual(['error']);

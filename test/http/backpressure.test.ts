@@ -28,6 +28,7 @@ beforeAll(async () => {
   const deps = {
     authenticators: { apiKey: async () => { throw new Error('unused'); }, device: async () => { throw new Error('unused'); }, member: async () => { throw new Error('unused'); } },
     bodyLimitBytes: 1024,
+    dashboard: false as const,
     log: createLogger('silent'),
     inflight: { count: 0 },
   };
