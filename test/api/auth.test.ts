@@ -163,11 +163,13 @@ describe('scopes', () => {
 
 describe('per-key request rate', () => {
   it('answers 429 rate_limited with Retry-After once the burst is spent', async () => {
-    const limited = await app.createKey(orgId, SCOPES, { ratePerSecond: 5, rateBurst: 5 });
+    const limited = await app.createKey(orgId, SCOPES, { ratePerSecond: 1, rateBurst: 5 });
+    const started = Date.now();
     const results = await Promise.all(Array.from({ length: 12 }, () => list(limited.key)));
     const ok = results.filter((r) => r.status === 200).length;
     expect(ok).toBeGreaterThanOrEqual(5);
-    expect(ok).toBeLessThanOrEqual(6); // one token may refill while the requests are in flight
+    // The burst, plus one token a second for as long as the requests were in flight (a busy machine stretches it).
+    expect(ok).toBeLessThanOrEqual(5 + Math.ceil((Date.now() - started) / 1000));
     const refused = results.filter((r) => r.status !== 200);
     for (const r of refused) {
       expectError(r, 429, 'rate_limited');
