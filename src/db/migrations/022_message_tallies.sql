@@ -29,15 +29,17 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- No join of the two transition tables: the hot pool plans without hash and merge joins
+-- (src/db/pool.ts), which would make it a nested loop, quadratic in the statement's rows. Each
+-- old row counts -1 and each new row +1 under its own status; a row whose status did not change
+-- cancels out (organization and creation hour never change).
 CREATE FUNCTION tally_updated_messages() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO message_tally_deltas (org_id, hour, status, delta)
   SELECT org_id, hour, status, sum(delta) FROM (
-    SELECT o.org_id, date_trunc('hour', o.created_at, 'UTC') AS hour, o.status, -1 AS delta
-      FROM before_rows o JOIN after_rows n ON n.id = o.id WHERE n.status <> o.status
+    SELECT org_id, date_trunc('hour', created_at, 'UTC') AS hour, status, -1 AS delta FROM before_rows
     UNION ALL
-    SELECT n.org_id, date_trunc('hour', n.created_at, 'UTC'), n.status, 1
-      FROM before_rows o JOIN after_rows n ON n.id = o.id WHERE n.status <> o.status
+    SELECT org_id, date_trunc('hour', created_at, 'UTC'), status, 1 FROM after_rows
   ) d GROUP BY 1, 2, 3 HAVING sum(delta) <> 0;
   RETURN NULL;
 END $$;
