@@ -189,7 +189,9 @@ describe('DeviceClient: connections', () => {
 
   it('sends a frame again with the same ref when its ack is lost; the server answers the repeat as it answered the first', async () => {
     const { org, key } = await app.createOrg();
-    const phone = await connectedPhone(org.id, { ackTimeoutMs: 300 }, proxy.url);
+    // Long enough that a busy machine's slow answer to the resend is not taken for a dead socket
+    // (two silent timeouts reconnect, and a new socket remembers nothing: the repeat would say duplicate).
+    const phone = await connectedPhone(org.id, { ackTimeoutMs: 1000 }, proxy.url);
     const [id] = await sendMessages(app, key, 1);
     await eventually(() => phone.jobs.length > 0, 2000, 'the pushed job');
 
@@ -209,6 +211,7 @@ describe('DeviceClient: connections', () => {
     expect(refs).toHaveLength(2);
     expect(refs[1]).toBe(refs[0]);
     expect(phone.client.stats.resends).toBe(1);
+    expect(phone.client.stats.reconnects).toBe(0);
     const m = await message(key, id!);
     expect(m.events.filter((e: { toStatus: string }) => e.toStatus === 'sending')).toHaveLength(1);
   });
