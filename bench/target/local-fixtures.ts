@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 import { insertOrganization } from '../../src/orgs/org-store.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES } from '../../src/auth/principal.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { ApiExtensions } from './api-server.js';
 import { attachDeviceSockets, type DeviceSockets } from '../dispatch/socket-server.js';
 import { deviceAuthenticator } from '../devices/authenticate-device.js';

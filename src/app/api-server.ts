@@ -1,4 +1,4 @@
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context/app-context.js';
 import { createHttpServer } from '../http/server.js';
 import { startCompatListener } from '../http/compat-listener.js';
 import { apiKeyAuthenticator } from '../auth/authenticate-api-key.js';

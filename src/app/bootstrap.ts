@@ -1,4 +1,4 @@
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context/app-context.js';
 import { countOrganizations, insertOrganization, listOrganizations } from '../orgs/org-store.js';
 import { createApiKey } from '../auth/api-key-admin.js';
 import { SCOPES } from '../auth/principal.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { DeviceOperations } from '../dispatch/frame-handlers.js';
 import { heartbeatOperation } from '../devices/heartbeat-operation.js';
 import { IncomingSmsBody } from '../incoming/schemas.js';

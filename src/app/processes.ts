@@ -7,7 +7,7 @@ import { apiExtensions } from './api-extensions.js';
 import { startWorkers, type Workers } from './workers.js';
 import { bootstrapDefaultOrg, firstOwnerSetupToken } from './bootstrap.js';
 import { linkUrl } from '../members/links.js';
-import { resolveServices, publishServices, unpublishServices } from '../cli/services.js';
+import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
 
 export type Role = 'all' | 'api' | 'worker';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { AnyRoute } from '../http/router.js';
 import { messageRoutes } from '../messages/routes.js';
 import { openApiRoute } from '../http/openapi.js';

@@ -3,7 +3,7 @@ import { createDb, createHotDb } from '../db/pool.js';
 import { createRedis, redisReady } from '../redis/connection.js';
 import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context/app-context.js';
 
 export function openContext(config: Config, name = 'hafatra'): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');

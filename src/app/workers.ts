@@ -1,5 +1,5 @@
-import type { AppContext } from './context.js';
-import { every } from './periodic.js';
+import type { AppContext } from '../context/app-context.js';
+import { every } from '../periodic/every.js';
 import { reconcileAccepted, reconcileBatches, rebuildQueuesIfLost } from '../messages/reconciler.js';
 import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
 import { startWebhookWorkers } from '../webhooks/workers.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { findApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyRow, type NewApiKey } from './api-key-store.js';
 import { tombstoneKey } from './api-key-cache.js';

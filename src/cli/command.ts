@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config/config.js';
 import { openContext, closeContext } from '../app/runtime.js';
 import { migrate } from '../db/migrate.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { commands } from './commands/index.js';
-import { resolveServices } from './services.js';
+import { resolveServices } from '../launcher/resolve-services.js';
 
 const io: CommandIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') };
 

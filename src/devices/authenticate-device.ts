@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { errors } from '../errors/errors.js';
 import { deviceTokenHash } from './device-token.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { Config } from '../config/config.js';
 import { iso } from '../http/schema-kit.js';
 import { inboundCapability } from './inbound-capability.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { DeviceOperation } from '../dispatch/frame-handlers.js';
 import { recordHeartbeat } from './heartbeat.js';
 import { HeartbeatBody, type Heartbeat } from './schemas.js';

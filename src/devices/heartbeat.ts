@@ -1,6 +1,6 @@
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { roundsByKey } from '../batching/rounds.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { inTransaction } from '../db/pool.js';
 import { deviceUnauthorized } from './authenticate-device.js';

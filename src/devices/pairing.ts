@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type Queryable } from '../db/pool.js';
 import { errors } from '../errors/errors.js';
 import { newId } from '../ids/ids.js';

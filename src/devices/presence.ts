@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
 import { markSockets } from './heartbeat.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type DbClient } from '../db/pool.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { removeFromDispatch } from '../messages/dispatch-queue.js';

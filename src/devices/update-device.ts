@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { syncDeviceState } from './device-state.js';
 import { getDevice } from './device-view.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 

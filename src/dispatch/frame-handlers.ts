@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
 import { compileValidator } from '../http/validation.js';

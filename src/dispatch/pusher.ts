@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { DeviceSession } from './device-session.js';
 import { claimJobs, MAX_CLAIM } from './claim.js';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { deviceRoute, type AnyRoute } from '../http/router.js';
 import { Type } from '@sinclair/typebox';
 import { claimJobs } from './claim.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { TemplatedApp, HttpResponse, HttpRequest } from '../http/uws.js';
 import type { us_socket_context_t } from 'uWebSockets.js';
 import type { DevicePrincipal } from '../auth/principal.js';

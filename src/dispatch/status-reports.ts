@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/schemas.js';

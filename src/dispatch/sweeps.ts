@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { removeFromDispatch } from '../messages/dispatch-queue.js';
 import { returnToQueues } from './return-to-queues.js';

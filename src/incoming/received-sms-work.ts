@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { startMobileMoneyWorker } from '../mobile-money/parse-worker.js';
 import { startRetentionSweep } from './retention.js';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../app/context.js';
-import { every, type Periodic } from '../app/periodic.js';
+import type { AppContext } from '../context/app-context.js';
+import { every, type Periodic } from '../periodic/every.js';
 
 const BATCH = 1000;
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { apiRoute, deviceRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { us_socket_context_t } from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket } from '../http/uws.js';
 import { guarded, replySafely } from '../http/guard.js';
@@ -6,7 +6,7 @@ import { errorReply, toHafatraError } from '../http/reply.js';
 import { refuseCrossSite } from '../http/same-origin.js';
 import { sessionAuthenticator } from '../auth/authenticate-session.js';
 import type { MemberPrincipal } from '../auth/principal.js';
-import { every } from '../app/periodic.js';
+import { every } from '../periodic/every.js';
 import { errors } from '../errors/errors.js';
 import { orgSignatures } from './signatures.js';
 

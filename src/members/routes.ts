@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import type { AnyRoute } from '../http/router.js';
 import { sessionRoutes } from './session-routes.js';
 import { linkRoutes } from './link-routes.js';

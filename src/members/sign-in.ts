@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { runScript } from '../redis/scripts.js';
 import { verifyPassword } from './password.js';

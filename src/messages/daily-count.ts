@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { idFloor } from '../ids/ids.js';
 import { MESSAGE_STATUSES } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { Text } from '../http/schema-kit.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { dispatchMeta, enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
 import { applyTransitions, type Changed } from './transitions.js';
 import { markBatchesDispatched } from './sql/batches.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { MESSAGE_COLUMNS, type MessageRow } from './message-row.js';
 import { queueAccepted, toDispatchEntry } from './queue-accepted.js';
 import { enqueueMixed } from './dispatch-queue.js';

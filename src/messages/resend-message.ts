@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { selectMessage } from './sql/select-messages.js';
 import { TERMINAL_STATUSES } from './schemas.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { parseReservation, releaseReservation, SEND_TIMING } from './admission.js';
 import { countDaysMessages, dayStartMs } from './daily-count.js';
 import { runScript } from '../redis/scripts.js';

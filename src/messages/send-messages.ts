@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { errors, isHafatraError } from '../errors/errors.js';
 import { newId, newIds } from '../ids/ids.js';

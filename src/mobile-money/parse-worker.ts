@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
-import type { AppContext } from '../app/context.js';
-import { every } from '../app/periodic.js';
+import type { AppContext } from '../context/app-context.js';
+import { every } from '../periodic/every.js';
 import type { AiReader } from './ai/index.js';
 import type { Provider } from './reading/index.js';
 import { aiReaderFromConfig } from './ai-reader-config.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type Queryable } from '../db/pool.js';
 import { readMobileMoney, type MobileMoneyReading } from './reading/index.js';
 import { initialAiState, type AiReader } from './ai/index.js';

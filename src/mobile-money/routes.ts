@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { Type } from '@sinclair/typebox';
 import { apiRoute, memberRoute, type AnyRoute } from '../http/router.js';
 import { Text } from '../http/schema-kit.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { isSupportedCountry } from 'libphonenumber-js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { Int, Text } from '../http/schema-kit.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { errors } from '../errors/errors.js';
 import { tallySince } from './tallies.js';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 /** Deliveries per job: one endpoint's, due at about the same time. */

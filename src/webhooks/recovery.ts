@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { addDeliveryJobs, groupIntoJobs, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
 
 const PAGE = 5000;

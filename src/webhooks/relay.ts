@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { newIds } from '../ids/ids.js';
 import { enqueueDeliveries, type DeliveryQueue, type DeliveryToQueue } from './queue.js';

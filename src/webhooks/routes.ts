@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../context/app-context.js';
 import { sendTestEvent, redeliver, type Enqueue } from './manual-deliveries.js';
 import { enqueueDeliveries, openDeliveryQueue, type DeliveryQueue } from './queue.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';

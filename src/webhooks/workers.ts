@@ -1,6 +1,6 @@
 import { DelayedError, Worker } from 'bullmq';
-import type { AppContext } from '../app/context.js';
-import { every } from '../app/periodic.js';
+import type { AppContext } from '../context/app-context.js';
+import { every } from '../periodic/every.js';
 import { inHotTransaction } from '../db/pool.js';
 import { closeWebhookAgents } from './delivery/agent-pool.js';
 import { bullConnection, DELIVERY_QUEUE, enqueueDeliveries, openDeliveryQueue, type DeliveryJobData } from './queue.js';

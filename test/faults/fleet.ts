@@ -4,7 +4,7 @@
  * outcome) and remember which phone got which job, so a job handed to two phones shows.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
 import { syncDeviceState } from '../../src/devices/device-state.js';
 import { DeviceClient } from '../../src/phone/device-client.js';

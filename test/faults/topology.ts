@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 import { migrate } from '../../src/db/migrate.js';
 import { pickFreePort } from '../../src/launcher/free-port.js';
 import { startPostgres, type PostgresServer } from '../../src/launcher/postgres-server.js';

@@ -4,7 +4,7 @@ import { Fleet } from '../../src/phone/fleet.js';
 import { SimulatedPhone, nowMs } from '../../src/phone/simulated-phone.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 import { MOBILE_MONEY_SAMPLES } from '../../src/phone/sample-sms.js';
 
 /** Whether this server takes `incoming` frames on the socket (the operation is wired in src/app). */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 import { newId } from '../../src/ids/ids.js';
 
 /** A device row written straight to Postgres, for tests of the public API that need a phone to exist. */

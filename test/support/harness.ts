@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
 import { startApiServer, type ApiExtensions } from '../../src/app/api-server.js';
 import { apiExtensions } from '../../src/app/api-extensions.js';
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 import { insertOrganization, type Organization, type OrganizationSettings } from '../../src/orgs/org-store.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES, type Scope } from '../../src/auth/principal.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 
 export interface PgOutage {
   /** Queries refused since the outage began. */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../src/app/context.js';
+import type { AppContext } from '../../src/context/app-context.js';
 
 /** Deletes every key of this test app's prefix: what a FLUSHALL does to one deployment. */
 export async function flushPrefix(ctx: AppContext): Promise<number> {

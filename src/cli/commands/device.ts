@@ -1,6 +1,6 @@
 import qrcode from 'qrcode-terminal';
 import { UsageError, optionalInt, printObject, printRows, type Command, type CommandArgs, type CommandIo } from '../command.js';
-import type { AppContext } from '../../app/context.js';
+import type { AppContext } from '../../context/app-context.js';
 import { findOrganization } from '../../orgs/org-store.js';
 import { createPairingCode, PAIRING_CODE_TTL_SECONDS } from '../../devices/pairing.js';
 import { pairingQrPayload, serverUrlHint } from '../../devices/pairing-payload.js';

@@ -3,7 +3,7 @@ import { SCOPES, isScope, type Scope } from '../../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../../auth/api-key-admin.js';
 import { listApiKeys, type ApiKeyRow } from '../../auth/api-key-store.js';
 import { findOrganization } from '../../orgs/org-store.js';
-import type { AppContext } from '../../app/context.js';
+import type { AppContext } from '../../context/app-context.js';
 
 const COLUMNS = ['id', 'name', 'hint', 'scopes', 'expiresAt', 'revokedAt', 'createdAt'];
 

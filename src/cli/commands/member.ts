@@ -5,7 +5,7 @@ import { findMemberByEmail, membersOf, membershipOf, normalizeEmail, organizatio
 import { createLink, linkUrl } from '../../members/links.js';
 import { loadConfig } from '../../config/config.js';
 import { recordSystemAudit } from '../../audit/record-audit.js';
-import type { AppContext } from '../../app/context.js';
+import type { AppContext } from '../../context/app-context.js';
 
 async function orgOf(ctx: AppContext, args: CommandArgs) {
   const ref = typeof args.values.org === 'string' ? args.values.org : 'default';

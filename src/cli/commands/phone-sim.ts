@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError, optionalInt, requireString, type Command, type CommandArgs, type CommandIo } from '../command.js';
-import type { AppContext } from '../../app/context.js';
+import type { AppContext } from '../../context/app-context.js';
 import { findOrganization } from '../../orgs/org-store.js';
 import { createPairingCode } from '../../devices/pairing.js';
 import { updateDevice } from '../../devices/update-device.js';

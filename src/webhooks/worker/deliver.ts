@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app/context.js';
+import type { AppContext } from '../../context/app-context.js';
 import { packageVersion } from '../../version.js';
 import { checkWebhookUrl, type ResolveHost } from '../delivery/safe-url.js';
 import { postWebhook } from '../delivery/post-webhook.js';

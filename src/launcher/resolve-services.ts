@@ -2,7 +2,7 @@ import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { connect } from 'node:net';
 import type { Config } from '../config/config.js';
-import { startEmbeddedServices, type EmbeddedServices } from '../launcher/embedded-services.js';
+import { startEmbeddedServices, type EmbeddedServices } from './embedded-services.js';
 
 /**
  * Where Postgres and Redis are: DATABASE_URL/REDIS_URL when set; else the embedded servers of a
