@@ -1,15 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The long end-to-end files (bench, fault suite, browser journey, launcher, fleet and phone CLI,
+ * slow readers): `npm test` runs them with the rest; `npm run test:fast` skips them locally.
+ */
+const SLOW = [
+  'test/bench/**',
+  'test/faults/**',
+  'test/browser/**',
+  'test/launcher/**',
+  'test/phone/fleet.test.ts',
+  'test/phone/phone-sim-cli.test.ts',
+  'test/http/slow-readers.test.ts',
+  'test/messages/idempotency-crash.test.ts',
+  'test/webhooks/throughput.test.ts',
+].map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob));
+
+// Files share one Postgres and one Redis and isolate themselves by organization and key
+// prefix, so they run side by side: most of a file's time is spent waiting on sockets and
+// timers, not on a core. HAFATRA_TEST_WORKERS lowers it on a smaller machine.
+const workers = Number(process.env.HAFATRA_TEST_WORKERS ?? 3);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     // expect.poll waits on what a page or a process shows; under a busy machine that takes more
     // than vitest's default second.
     expect: { poll: { timeout: 20_000, interval: 50 } },
     hookTimeout: 120_000,
-    fileParallelism: false,
     pool: 'forks',
+    maxWorkers: workers,
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+    ],
   },
 });

@@ -13,20 +13,45 @@ declare module 'vitest' {
   }
 }
 
-/**
- * One real Postgres and one real Redis for the whole run, started by the same launcher as
- * `hafatra start`. Test files isolate themselves by organization and by Redis key prefix.
- */
-export default async function setup(project: TestProject) {
+interface Shared {
+  ready: Promise<{ databaseUrl: string; redisUrl: string; stop(): Promise<void> }>;
+  users: number;
+}
+
+// vitest runs this once per project, in the same process: the projects share one pair of servers.
+const shared = globalThis as typeof globalThis & { hafatraTestServices?: Shared };
+
+async function start() {
   const dataDir = await mkdtemp(join(tmpdir(), 'hafatra-test-'));
   const services = await startEmbeddedServices({ dataDir, log: (line) => console.log(`[services] ${line}`) });
   const db = createDb(services.databaseUrl, 2);
   await migrate(db);
   await db.end();
+  return {
+    databaseUrl: services.databaseUrl,
+    redisUrl: services.redisUrl,
+    async stop() {
+      await services.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One real Postgres and one real Redis for the whole run, started by the same launcher as
+ * `hafatra start`. Test files isolate themselves by organization and by Redis key prefix.
+ */
+export default async function setup(project: TestProject) {
+  shared.hafatraTestServices ??= { ready: start(), users: 0 };
+  const entry = shared.hafatraTestServices;
+  entry.users += 1;
+  const services = await entry.ready;
   project.provide('databaseUrl', services.databaseUrl);
   project.provide('redisUrl', services.redisUrl);
   return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    shared.hafatraTestServices = undefined;
     await services.stop();
-    await rm(dataDir, { recursive: true, force: true });
   };
 }
