@@ -3,7 +3,8 @@ import { createDb, createHotDb } from '../db/pool.js';
 import { createRedis, redisReady } from '../redis/connection.js';
 import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
-import type { AppContext } from '../context/app-context.js';
+import type { AppContext, Infrastructure } from '../context/app-context.js';
+import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 
 export function openContext(config: Config, name = 'hafatra'): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -13,7 +14,7 @@ export function openContext(config: Config, name = 'hafatra'): AppContext {
     statementTimeoutMs: config.pgStatementTimeoutMs,
     onConnectionError: (err: Error) => log.warn({ err: err.message }, 'postgres connection lost'),
   };
-  return {
+  const infra: Infrastructure = {
     config,
     log,
     db: createDb(config.databaseUrl, config.pgPoolSize, poolOptions),
@@ -21,6 +22,7 @@ export function openContext(config: Config, name = 'hafatra'): AppContext {
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
   };
+  return { ...infra, dispatch: new DispatchQueue(infra) };
 }
 
 /** The hot pool takes half as many connections again: its statements (claims, status reports, lists) are batched or short. */

@@ -1,6 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
-import { reconcileAccepted, reconcileBatches, rebuildQueuesIfLost } from '../messages/reconciler.js';
 import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
 import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
@@ -19,9 +18,8 @@ export interface Workers {
 export async function startWorkers(ctx: AppContext): Promise<Workers> {
   const stoppers: Array<() => Promise<void>> = [];
   const dispatchRecovery = every(ctx.config.reconcileIntervalMs, 'dispatch-recovery', ctx.log, async () => {
-    await rebuildQueuesIfLost(ctx);
-    await reconcileBatches(ctx);
-    await reconcileAccepted(ctx);
+    await ctx.dispatch.rebuildIfLost();
+    await ctx.dispatch.reconcileBatches();
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();

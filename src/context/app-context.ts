@@ -3,9 +3,10 @@ import type { Db, HotDb } from '../db/pool.js';
 import type { Redis } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Logger } from '../logging/logger.js';
+import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 
-/** What every domain service is built from: one per process. */
-export interface AppContext {
+/** A process's settings and connections: what the services it owns are built from. */
+export interface Infrastructure {
   config: Config;
   log: Logger;
   db: Db;
@@ -13,4 +14,10 @@ export interface AppContext {
   hotDb: HotDb;
   redis: Redis;
   keys: RedisKeys;
+}
+
+/** What every domain service is built from: one per process, composed by app/runtime.ts. */
+export interface AppContext extends Infrastructure {
+  /** The Redis dispatch queues, with this process's claim batching and the phones it holds. */
+  dispatch: DispatchQueue;
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../context/app-context.js';
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays
@@ -15,7 +15,7 @@ export interface DeviceDispatchState {
   defaultSimSubscriptionId: number | null;
 }
 
-export async function loadDeviceState(ctx: AppContext, deviceId: string): Promise<DeviceDispatchState | undefined> {
+export async function loadDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
   const { rows } = await ctx.db.query(
     `SELECT org_id AS "orgId", revoked_at IS NOT NULL AS revoked, outbound_enabled AS "outboundEnabled", draining,
        pacing_per_minute AS "pacingPerMinute", sim_daily_cap AS "simDailyCap", default_sim_subscription_id AS "defaultSimSubscriptionId"
@@ -25,7 +25,7 @@ export async function loadDeviceState(ctx: AppContext, deviceId: string): Promis
   return rows[0] as DeviceDispatchState | undefined;
 }
 
-export async function syncDeviceState(ctx: AppContext, deviceId: string): Promise<DeviceDispatchState | undefined> {
+export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
   const s = await loadDeviceState(ctx, deviceId);
   if (!s) return undefined;
   await ctx.redis.hset(ctx.keys.org(s.orgId).deviceState(deviceId), {

@@ -76,8 +76,7 @@ export async function selectSims(db: Queryable, deviceIds: string[]): Promise<Ma
 
 /**
  * Messages assigned to each phone and not yet sent, counted exactly in Postgres for many devices
- * at once: those it holds (claimed, sending) and those pinned to it still waiting (accepted,
- * queued). Each branch is served by its own partial index.
+ * at once: those it holds (claimed, sending) and those pinned to it still waiting (queued). Each branch is served by its own partial index.
  */
 export async function selectQueueDepths(db: Queryable, deviceIds: string[]): Promise<Map<string, number>> {
   const depths = new Map<string, number>(deviceIds.map((id) => [id, 0]));
@@ -87,8 +86,6 @@ export async function selectQueueDepths(db: Queryable, deviceIds: string[]): Pro
        SELECT device_id AS dev FROM messages WHERE status IN ('claimed', 'sending') AND device_id = ANY($1)
        UNION ALL
        SELECT requested_device_id FROM messages WHERE status = 'queued' AND requested_device_id = ANY($1)
-       UNION ALL
-       SELECT requested_device_id FROM messages WHERE status = 'accepted' AND requested_device_id = ANY($1)
      ) assigned GROUP BY dev`,
     [deviceIds],
   );

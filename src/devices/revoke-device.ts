@@ -1,7 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type DbClient } from '../db/pool.js';
 import { applyTransitions } from '../messages/transitions.js';
-import { removeFromDispatch } from '../messages/dispatch-queue.js';
 import { syncDeviceState } from './device-state.js';
 import { getDevice } from './device-view.js';
 import type { Device } from './schemas.js';
@@ -36,7 +35,7 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
   });
   if (outcome) {
     await syncDeviceState(ctx, deviceId);
-    await removeFromDispatch(ctx, orgId, outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })));
+    await ctx.dispatch.remove(orgId, outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })));
     const event: DeviceRevokedEvent = { type: 'revoked', orgId, deviceId };
     await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify(event));
     ctx.log.info({ deviceId, unknown: outcome.unknown, failed: outcome.failed.length }, 'device revoked');
@@ -53,16 +52,11 @@ async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown
       id: r.id, to: 'unknown' as const, at, source: 'system' as const, code: 'device_revoked', from: ['claimed', 'sending'] as const, heldBy: deviceId,
     })),
   );
-  // accepted ones too: a send committed just before the revoke must not be queued for a dead phone.
-  const pinned = await tx.query(
-    `SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'queued'
-     UNION ALL SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'accepted'`,
-    [deviceId],
-  );
+  const pinned = await tx.query(`SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'queued'`, [deviceId]);
   const failed = await applyTransitions(
     tx,
     pinned.rows.map((r: { id: string }) => ({
-      id: r.id, to: 'failed' as const, at, source: 'system' as const, code: 'device_revoked', from: ['accepted', 'queued'] as const,
+      id: r.id, to: 'failed' as const, at, source: 'system' as const, code: 'device_revoked', from: ['queued'] as const,
     })),
   );
   return { unknown: unknown.length, failed: failed.map((m) => m.id) };

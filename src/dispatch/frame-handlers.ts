@@ -3,7 +3,6 @@ import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
 import { compileValidator } from '../http/validation.js';
-import { claimJobs } from './claim.js';
 import { ClaimBody, StatusReport } from './schemas.js';
 import type { StatusReportWriter } from './status-reports.js';
 import type { RecentAnswers } from './recent-answers.js';
@@ -92,7 +91,7 @@ async function dispatchFrame(fc: FrameContext, type: string, body: Record<string
   switch (type) {
     case 'claim': {
       const { max } = claimValidator.check(body, 'claim');
-      const result = await claimJobs(fc.ctx, fc.principal, max ?? 10);
+      const result = await fc.ctx.dispatch.claim(fc.principal, max ?? 10);
       // With nothing queued, the claim never reached Postgres, which alone knows of a revocation
       // Redis has not heard of yet: an empty answer is checked there (a primary-key read).
       if (result.refused === 'revoked' || (result.jobs.length === 0 && (await revokedInPostgres(fc)))) throw noSession();

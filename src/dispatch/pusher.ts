@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import type { DeviceSession } from './device-session.js';
-import { claimJobs, MAX_CLAIM } from './claim.js';
+import { MAX_CLAIM } from '../dispatch-queue/claim.js';
 
 /**
  * How many unreported jobs one phone may hold, unless it asks for fewer (`?maxJobs=` on the socket
@@ -84,7 +84,7 @@ export class Pusher {
         s.pushAgain = false;
         const room = Math.min(s.maxJobs - s.outstanding, MAX_CLAIM);
         if (room <= 0 || s.closed) break;
-        const result = await claimJobs(this.ctx, s.principal, room);
+        const result = await this.ctx.dispatch.claim(s.principal, room);
         // Jobs claimed for a socket that closed meanwhile stay claimed by the phone: they are
         // sent again when it reconnects, or become unknown if it never does.
         if (result.jobs.length > 0 && s.send({ type: 'jobs', jobs: result.jobs })) s.outstanding += result.jobs.length;

@@ -1,7 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { deviceRoute, type AnyRoute } from '../http/router.js';
 import { Type } from '@sinclair/typebox';
-import { claimJobs } from './claim.js';
 import { writeReports } from './status-reports.js';
 import { ClaimBody, JobSchema, StatusReportsBody } from './schemas.js';
 import { noSession } from './frame-handlers.js';
@@ -14,7 +13,7 @@ export function dispatchRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Claim up to max queued messages for this phone',
       responses: { 200: Type.Object({ jobs: Type.Array(JobSchema) }) },
       handler: async (req) => {
-        const result = await claimJobs(ctx, req.principal, req.body.max ?? 10);
+        const result = await ctx.dispatch.claim(req.principal, req.body.max ?? 10);
         if (result.refused === 'revoked') throw noSession();
         return { status: 200, body: { jobs: result.jobs, ...(result.retryAfterMs > 0 ? { retryAfterMs: result.retryAfterMs } : {}) } };
       },

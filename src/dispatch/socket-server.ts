@@ -12,7 +12,6 @@ import { errors } from '../errors/errors.js';
 import { selectClaimedJobs } from './pending-jobs.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
-import { holdPhonesLocally, releasePhonesLocally } from './work-signals.js';
 import { startPresenceLease, type PresenceLease } from '../devices/presence.js';
 
 export interface SocketServerDeps {
@@ -46,7 +45,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const reports = new StatusReportWriter(ctx);
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
-  const origin = holdPhonesLocally(ctx, (orgId, deviceId) => pusher.signal(orgId, deviceId));
+  const origin = ctx.dispatch.signals.holdPhonesLocally((orgId, deviceId) => pusher.signal(orgId, deviceId));
   // This process's phones stay online only while it renews its lease (a killed process's expire).
   const lease = startPresenceLease(ctx, () => sessions.values());
 
@@ -163,7 +162,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     reports,
     pusher,
     async close() {
-      releasePhonesLocally(ctx);
+      ctx.dispatch.signals.releasePhonesLocally();
       pusher.stop();
       for (const s of sessions.values()) s.end(1001, 'server shutting down');
       await reports.flush();

@@ -1,8 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
 import { applyTransitions } from '../messages/transitions.js';
-import { removeFromDispatch } from '../messages/dispatch-queue.js';
-import { returnToQueues } from './return-to-queues.js';
-import { signalWork } from './work-signals.js';
 
 const BATCH = 1000;
 /** A claim not confirmed in Postgres within this time was interrupted (the process died). */
@@ -22,7 +19,7 @@ export async function expireQueued(ctx: AppContext): Promise<number> {
     list.push({ id: m.id, requestedDeviceId: m.requestedDeviceId });
     byOrg.set(m.orgId, list);
   }
-  for (const [orgId, items] of byOrg) await removeFromDispatch(ctx, orgId, items);
+  for (const [orgId, items] of byOrg) await ctx.dispatch.remove(orgId, items);
   return changed.length;
 }
 
@@ -62,10 +59,10 @@ export async function recoverInterruptedClaims(ctx: AppContext): Promise<number>
       const [err, stuck] = replies[i] ?? [null, []];
       if (err) throw err;
       if ((stuck as string[]).length === 0) continue;
-      const back = await returnToQueues(ctx, chunk[i]!, stuck as string[]);
+      const back = await ctx.dispatch.returnToQueues(chunk[i]!, stuck as string[]);
       // An idle phone claims only when told there is work: without this, what went back would
       // wait for the organization's next send.
-      if (back > 0) await signalWork(ctx, [{ orgId: chunk[i]!, requestedDeviceId: null }]);
+      if (back > 0) await ctx.dispatch.signalWork([{ orgId: chunk[i]!, requestedDeviceId: null }]);
       recovered += back;
     }
   }

@@ -3,7 +3,6 @@ import { errors } from '../errors/errors.js';
 import { applyTransitions } from './transitions.js';
 import { selectMessage } from './sql/select-messages.js';
 import { toMessage } from './message-row.js';
-import { removeFromDispatch } from './dispatch-queue.js';
 
 /**
  * Withdraws a message no phone has claimed. Postgres decides (a claim racing the cancel loses or
@@ -18,6 +17,6 @@ export async function cancelMessage(ctx: AppContext, orgId: string, id: string, 
     const current = await selectMessage(ctx.db, orgId, id);
     throw errors.invalidTransition(`message is ${current?.status ?? existing.status}; only a message no phone has claimed can be cancelled`);
   }
-  await removeFromDispatch(ctx, orgId, [{ id, requestedDeviceId: changed.requestedDeviceId }]);
+  await ctx.dispatch.remove(orgId, [{ id, requestedDeviceId: changed.requestedDeviceId }]);
   return toMessage(changed);
 }

@@ -11,11 +11,10 @@ import { normalizeRecipients } from './recipients.js';
 import { insertBatchMessages, type BatchFields } from './sql/insert-messages.js';
 import { insertBatch, findBatchByKey } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
-import { dispatchBatch } from './queue-accepted.js';
 import { recordEvents } from '../events/record-events.js';
 import { toMessage } from './message-row.js';
 import type { Message, SendMessagesBody } from './schemas.js';
-import { batchMetaFormatter, type DispatchEntry } from './dispatch-queue.js';
+import { batchMetaFormatter, type DispatchEntry } from '../dispatch-queue/entries.js';
 
 export interface SendResult {
   batchId: string;
@@ -44,7 +43,7 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   const step = await admitAndCommit(ctx, orgId, body, idempotencyKey);
   if (step.kind === 'answered') return step.result;
   const { batch, admission } = step;
-  await dispatchBatch(ctx, [batch.fields.batchId], batch.entries).catch((err: unknown) => {
+  await ctx.dispatch.dispatchBatch([batch.fields.batchId], batch.entries).catch((err: unknown) => {
     // Durable but not on a queue yet: the reconciler dispatches the batch; the client still gets its 202.
     ctx.log.warn({ err, batchId: batch.fields.batchId }, 'dispatch deferred to the reconciler');
   });

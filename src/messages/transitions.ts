@@ -9,15 +9,16 @@ import { newIds } from '../ids/ids.js';
  * sweep, two phones) cannot both move a message: the loser's change simply matches no row.
  */
 export const ALLOWED_FROM: Record<MessageStatus, readonly MessageStatus[]> = {
+  // In the spec's list of statuses, but never stored: a send is written `queued` (migration 024).
   accepted: [],
-  queued: ['accepted'],
+  queued: [],
   claimed: ['queued'],
   sending: ['claimed'],
   sent: ['sending'],
   delivered: ['sent'],
   failed: ['queued', 'claimed', 'sending', 'sent'],
   expired: ['queued'],
-  cancelled: ['accepted', 'queued'],
+  cancelled: ['queued'],
   unknown: ['claimed', 'sending'],
 };
 
@@ -110,9 +111,8 @@ export function transitionStatement(shape: 'lean' | 'whole'): string {
          AND (NOT $13 OR t.device_id IN (SELECT live.id FROM live))
        RETURNING m.previous_status AS from_status, t.source AS t_source, t.code AS t_code, t.at AS t_at, t.event_id, m.*
      ), timeline AS (
-       -- 'accepted' is the outbox, not a state a client saw: the timeline starts at (none) -> queued.
        INSERT INTO message_events (message_id, from_status, to_status, source, code, device_id, at)
-       SELECT u.id, NULLIF(u.from_status, 'accepted'), u.status, u.t_source, u.t_code, u.device_id, u.t_at FROM u
+       SELECT u.id, u.from_status, u.status, u.t_source, u.t_code, u.device_id, u.t_at FROM u
      ), published AS (
        INSERT INTO events (id, org_id, type, payload, created_at)
        SELECT u.event_id, u.org_id, 'message.' || u.status,

@@ -2,8 +2,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { flushPrefix } from '../support/redis.js';
-import { reconcileBatches } from '../../src/messages/reconciler.js';
-import { claimJobs } from '../../src/dispatch/claim.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -20,12 +18,12 @@ it('dispatches a batch that was committed but never reached the queues (crash or
   // Undo the dispatch: as if the process died right after the commit.
   await flushPrefix(app.ctx);
   await app.ctx.db.query('UPDATE batches SET dispatched_at = NULL WHERE id = $1', [res.body.batchId]);
-  expect((await claimJobs(app.ctx, { orgId: org.id, deviceId }, 10)).jobs).toHaveLength(0);
+  expect((await app.ctx.dispatch.claim({ orgId: org.id, deviceId }, 10)).jobs).toHaveLength(0);
 
-  expect(await reconcileBatches(app.ctx)).toBeGreaterThanOrEqual(2);
+  expect(await app.ctx.dispatch.reconcileBatches()).toBeGreaterThanOrEqual(2);
   const { rows } = await app.ctx.db.query('SELECT dispatched_at FROM batches WHERE id = $1', [res.body.batchId]);
   expect(rows[0].dispatched_at).not.toBeNull();
-  const jobs = (await claimJobs(app.ctx, { orgId: org.id, deviceId }, 10)).jobs.map((j) => j.messageId).sort();
+  const jobs = (await app.ctx.dispatch.claim({ orgId: org.id, deviceId }, 10)).jobs.map((j) => j.messageId).sort();
   expect(jobs).toEqual(res.body.messages.map((m: { id: string }) => m.id).sort());
-  expect(await reconcileBatches(app.ctx)).toBe(0);
+  expect(await app.ctx.dispatch.reconcileBatches()).toBe(0);
 });

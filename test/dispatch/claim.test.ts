@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { claimJobs } from '../../src/dispatch/claim.js';
 import { syncDeviceState } from '../../src/devices/device-state.js';
 
 let app: TestApp;
@@ -39,7 +38,7 @@ describe('claiming', () => {
     const seen = new Map<string, string>();
     let progress = true;
     while (progress) {
-      const results = await Promise.all(devices.map((deviceId) => claimJobs(app.ctx, { orgId, deviceId }, 37)));
+      const results = await Promise.all(devices.map((deviceId) => app.ctx.dispatch.claim({ orgId, deviceId }, 37)));
       progress = results.some((r) => r.jobs.length > 0);
       results.forEach((r, i) => {
         for (const job of r.jobs) {
@@ -60,9 +59,9 @@ describe('claiming', () => {
     const { key, orgId, devices } = await orgWithPhones(2, { pacing: 1000, sims: [1, 2] });
     const shared = await send(key, { to: '+261340000001', body: 'anyone' });
     const pinned = await send(key, { to: '+261340000002', body: 'only phone B, SIM 2', deviceId: devices[1], simSubscriptionId: 2 });
-    const a = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const a = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(a.jobs.map((j) => j.messageId)).toEqual([shared.messages[0]!.id]);
-    const b = await claimJobs(app.ctx, { orgId, deviceId: devices[1]! }, 10);
+    const b = await app.ctx.dispatch.claim({ orgId, deviceId: devices[1]! }, 10);
     expect(b.jobs).toHaveLength(1);
     expect(b.jobs[0]).toMatchObject({ messageId: pinned.messages[0]!.id, simSubscriptionId: 2, body: 'only phone B, SIM 2', to: '+261340000002' });
     expect(await statusOf(pinned.messages[0]!.id)).toEqual({ status: 'claimed', device_id: devices[1] });
@@ -73,7 +72,7 @@ describe('claiming', () => {
     await app.ctx.db.query('UPDATE devices SET default_sim_subscription_id = 4 WHERE id = $1', [devices[0]]);
     await syncDeviceState(app.ctx, devices[0]!);
     await send(key, { to: '+261340000003', body: 'default sim' });
-    const r = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const r = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(r.jobs[0]!.simSubscriptionId).toBe(4);
     const row = await app.ctx.db.query('SELECT sim_subscription_id FROM messages WHERE id = $1', [r.jobs[0]!.messageId]);
     expect(row.rows[0].sim_subscription_id).toBe(4);
@@ -86,20 +85,20 @@ describe('claiming', () => {
     await app.ctx.db.query('UPDATE devices SET outbound_enabled = false WHERE id = $1', [devices[1]]);
     await app.ctx.db.query(`UPDATE devices SET revoked_at = now() WHERE id = $1`, [devices[2]]);
     for (const d of devices) await syncDeviceState(app.ctx, d);
-    expect(await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10)).toMatchObject({ jobs: [], refused: 'not_sending' });
-    expect(await claimJobs(app.ctx, { orgId, deviceId: devices[1]! }, 10)).toMatchObject({ jobs: [], refused: 'not_sending' });
-    expect(await claimJobs(app.ctx, { orgId, deviceId: devices[2]! }, 10)).toMatchObject({ jobs: [], refused: 'revoked' });
+    expect(await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10)).toMatchObject({ jobs: [], refused: 'not_sending' });
+    expect(await app.ctx.dispatch.claim({ orgId, deviceId: devices[1]! }, 10)).toMatchObject({ jobs: [], refused: 'not_sending' });
+    expect(await app.ctx.dispatch.claim({ orgId, deviceId: devices[2]! }, 10)).toMatchObject({ jobs: [], refused: 'revoked' });
   });
 
   it('paces a phone by segments per minute and says when to come back', async () => {
     const { key, orgId, devices } = await orgWithPhones(1, { pacing: 5 });
     const long = 'x'.repeat(300); // 2 segments
     await send(key, { to: Array.from({ length: 6 }, (_, i) => `+26134111000${i}`), body: long });
-    const first = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const first = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(first.jobs).toHaveLength(2); // 4 of 5 segments; a third would make 6
     expect(first.retryAfterMs).toBeGreaterThan(0);
     expect(first.retryAfterMs).toBeLessThanOrEqual(60_000);
-    const again = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const again = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(again.jobs).toHaveLength(0);
     expect(again.retryAfterMs).toBeGreaterThan(0);
   });
@@ -108,7 +107,7 @@ describe('claiming', () => {
     const { key, orgId, devices } = await orgWithPhones(1, { pacing: 1000 });
     await send(key, { to: '+261340000005', body: 'after flush' });
     await app.ctx.redis.del(app.ctx.keys.org(orgId).deviceState(devices[0]!));
-    const r = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const r = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(r.jobs).toHaveLength(1);
   });
 
@@ -117,7 +116,7 @@ describe('claiming', () => {
     const sent = await send(key, { to: '+261340000006', body: 'cancel me' });
     const cancel = await app.request('POST', `/v1/messages/${sent.messages[0]!.id}/cancel`, { key });
     expect(cancel.status).toBe(200);
-    const r = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const r = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(r.jobs).toHaveLength(0);
     expect((await statusOf(sent.messages[0]!.id)).status).toBe('cancelled');
   });
@@ -128,8 +127,8 @@ describe('claiming against a revocation', () => {
     const { key, orgId, devices } = await orgWithPhones(2, { pacing: 1000 });
     const sent = await send(key, { to: '+261340000007', body: 'race' });
     await app.ctx.db.query('UPDATE devices SET revoked_at = now() WHERE id = $1', [devices[0]]); // Redis still says live
-    expect(await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 5)).toMatchObject({ jobs: [], refused: 'revoked' });
-    const other = await claimJobs(app.ctx, { orgId, deviceId: devices[1]! }, 5);
+    expect(await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 5)).toMatchObject({ jobs: [], refused: 'revoked' });
+    const other = await app.ctx.dispatch.claim({ orgId, deviceId: devices[1]! }, 5);
     expect(other.jobs.map((j) => j.messageId)).toEqual([sent.messages[0]!.id]);
   });
 });

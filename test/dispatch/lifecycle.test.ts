@@ -3,11 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { flushPrefix } from '../support/redis.js';
-import { claimJobs } from '../../src/dispatch/claim.js';
 import { writeReports } from '../../src/dispatch/status-reports.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../../src/dispatch/sweeps.js';
 import { syncDeviceState } from '../../src/devices/device-state.js';
-import { rebuildQueuesIfLost } from '../../src/messages/reconciler.js';
 import { runScript } from '../../src/redis/scripts.js';
 import { utcDay } from '../../src/redis/keys.js';
 
@@ -40,7 +38,7 @@ describe('status reports', () => {
   it('moves a message along claimed → sending → sent → delivered with timestamps and device events', async () => {
     const { orgId, key, devices, send } = await setup();
     const [id] = await send();
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 1);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
     for (const status of ['sending', 'sent', 'delivered'] as const) {
       const [outcome] = await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: id!, status } }]);
       expect(outcome).toEqual({ messageId: id, status });
@@ -56,7 +54,7 @@ describe('status reports', () => {
   it('acknowledges a repeated report without changing anything, and refuses a skipped step', async () => {
     const { orgId, key, devices, send } = await setup();
     const [a, b] = await send(2);
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 2);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 2);
     await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: a!, status: 'sending' } }]);
     const [repeat] = await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: a!, status: 'sending' } }]);
     expect(repeat).toEqual({ messageId: a, status: 'sending', duplicate: true });
@@ -69,7 +67,7 @@ describe('status reports', () => {
   it('lets only the phone holding a message report on it', async () => {
     const { orgId, devices, send } = await setup(2);
     const [id] = await send();
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 1);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
     const [other] = await writeReports(app.ctx, [{ deviceId: devices[1]!, report: { messageId: id!, status: 'sending' } }]);
     expect(other).toMatchObject({ error: { code: 'invalid_transition' } });
     const [unknownId] = await writeReports(app.ctx, [{ deviceId: devices[1]!, report: { messageId: 'msg_nope', status: 'sent' } }]);
@@ -79,7 +77,7 @@ describe('status reports', () => {
   it('records failure codes, defaulting to generic_failure', async () => {
     const { orgId, key, devices, send } = await setup();
     const [a, b] = await send(2);
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 2);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 2);
     await writeReports(app.ctx, [
       { deviceId: devices[0]!, report: { messageId: a!, status: 'failed', failureCode: 'no_service' } },
       { deviceId: devices[0]!, report: { messageId: b!, status: 'failed' } },
@@ -93,7 +91,7 @@ describe('status reports', () => {
   it('applies several reports for one message in one batch in order', async () => {
     const { orgId, key, devices, send } = await setup();
     const [id] = await send();
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 1);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
     const outcomes = await writeReports(app.ctx, (['sending', 'sent', 'delivered'] as const).map((status) => ({ deviceId: devices[0]!, report: { messageId: id!, status } })));
     expect(outcomes.map((o) => ('status' in o ? o.status : 'error'))).toEqual(['sending', 'sent', 'delivered']);
     expect((await message(key, id!)).status).toBe('delivered');
@@ -102,7 +100,7 @@ describe('status reports', () => {
   it('uses the server time when the phone clock is off, and says so', async () => {
     const { orgId, key, devices, send } = await setup();
     const [id] = await send();
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 1);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
     const [o] = await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: id!, status: 'sending', at: '2020-01-01T00:00:00Z' } }]);
     expect(o).toMatchObject({ status: 'sending', warning: { code: 'clock_skew' } });
     const ev = (await message(key, id!)).events.at(-1);
@@ -118,13 +116,13 @@ describe('sweeps', () => {
     expect(await expireQueued(app.ctx)).toBeGreaterThanOrEqual(1);
     expect((await message(key, id!)).status).toBe('expired');
     expect(await app.ctx.redis.zscore(app.ctx.keys.org(orgId).orgQueue(), id!)).toBeNull();
-    expect((await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 5)).jobs).toHaveLength(0);
+    expect((await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 5)).jobs).toHaveLength(0);
   });
 
   it('marks held messages unknown when the phone stays silent', async () => {
     const { orgId, key, devices, send } = await setup();
     const [a, b] = await send(2);
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 2);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 2);
     await app.ctx.db.query(`UPDATE messages SET updated_at = now() - interval '61 seconds' WHERE id = $1`, [a]);
     await markSilentUnknown(app.ctx);
     expect(await message(key, a!)).toMatchObject({ status: 'unknown' });
@@ -139,10 +137,10 @@ describe('sweeps', () => {
     // The Redis half of a claim, without the Postgres half.
     await runScript(app.ctx.redis, 'claimJobs', [k.deviceQueue(devices[0]!), k.orgQueue(), k.queueMeta(), k.deviceState(devices[0]!), k.claiming()],
       [devices[0]!, 5, Date.now(), k.pacingPrefix(devices[0]!), utcDay()]);
-    expect((await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 5)).jobs).toHaveLength(0);
+    expect((await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 5)).jobs).toHaveLength(0);
     await app.ctx.redis.zadd(k.claiming(), Date.now() - 60_000, id!);
     expect(await recoverInterruptedClaims(app.ctx)).toBeGreaterThanOrEqual(1);
-    const r = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 5);
+    const r = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 5);
     expect(r.jobs.map((j) => j.messageId)).toEqual([id]);
   });
 
@@ -166,7 +164,7 @@ describe('sweeps', () => {
       }
       expect(await recoverInterruptedClaims(app.ctx)).toBeGreaterThanOrEqual(2);
       for (const s of stuck) {
-        expect((await claimJobs(app.ctx, { orgId: s.orgId, deviceId: s.deviceId }, 5)).jobs.map((j) => j.messageId)).toEqual([s.id]);
+        expect((await app.ctx.dispatch.claim({ orgId: s.orgId, deviceId: s.deviceId }, 5)).jobs.map((j) => j.messageId)).toEqual([s.id]);
       }
     } finally {
       await app.ctx.db.query(`DELETE FROM organizations WHERE id LIKE 'org_0000' || $1 || '%'`, [tag]);
@@ -178,15 +176,15 @@ describe('Redis losing its data', () => {
   it('rebuilds the queues from Postgres: every queued message still goes out, once', async () => {
     const { orgId, devices, send } = await setup(3);
     const ids = await send(60);
-    const early = await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 10);
+    const early = await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 10);
     expect(early.jobs).toHaveLength(10);
     await flushPrefix(app.ctx);
     // Every organization's queued messages are rebuilt (other test files share this database).
-    expect(await rebuildQueuesIfLost(app.ctx)).toBeGreaterThanOrEqual(50);
-    expect(await rebuildQueuesIfLost(app.ctx)).toBe(0);
+    expect(await app.ctx.dispatch.rebuildIfLost()).toBeGreaterThanOrEqual(50);
+    expect(await app.ctx.dispatch.rebuildIfLost()).toBe(0);
     const seen = new Set(early.jobs.map((j) => j.messageId));
     for (;;) {
-      const rs = await Promise.all(devices.map((deviceId) => claimJobs(app.ctx, { orgId, deviceId }, 7)));
+      const rs = await Promise.all(devices.map((deviceId) => app.ctx.dispatch.claim({ orgId, deviceId }, 7)));
       const jobs = rs.flatMap((r) => r.jobs);
       if (jobs.length === 0) break;
       for (const j of jobs) {
@@ -206,7 +204,7 @@ describe('webhook events of phone reports', () => {
       [`whe_t${Date.now()}`, orgId, ['message.sent', 'message.delivered']],
     );
     const [id] = await send();
-    await claimJobs(app.ctx, { orgId, deviceId: devices[0]! }, 1);
+    await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
     for (const status of ['sending', 'sent', 'delivered'] as const) {
       await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: id!, status } }]);
     }

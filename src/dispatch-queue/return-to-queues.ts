@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../context/app-context.js';
 import { runScript } from '../redis/scripts.js';
 
 /**
@@ -7,7 +7,7 @@ import { runScript } from '../redis/scripts.js';
  * others (cancelled, expired meanwhile) leave the claiming set with their dispatch JSON.
  * Returns how many went back.
  */
-export async function returnToQueues(ctx: AppContext, orgId: string, ids: string[]): Promise<number> {
+export async function returnToQueues(ctx: Infrastructure, orgId: string, ids: string[]): Promise<number> {
   const k = ctx.keys.org(orgId);
   const { rows } = await ctx.db.query(
     `SELECT id, requested_device_id AS "requestedDeviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`,

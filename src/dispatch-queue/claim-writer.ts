@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../context/app-context.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 
@@ -17,11 +17,13 @@ export type ClaimWritten = Set<string> | null;
  * phone's row FOR SHARE first: that orders a claim with a revocation, and a phone revoked a
  * moment ago (before its Redis state said so) gets nothing.
  */
-export function claimWriter(ctx: AppContext): TickBatcher<ClaimWrite, ClaimWritten> {
+export type ClaimWriter = TickBatcher<ClaimWrite, ClaimWritten>;
+
+export function claimWriter(ctx: Infrastructure): ClaimWriter {
   return new TickBatcher((writes) => writeClaims(ctx, writes), 64);
 }
 
-async function writeClaims(ctx: AppContext, writes: ClaimWrite[]): Promise<ClaimWritten[]> {
+async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<ClaimWritten[]> {
   const at = new Date();
   const transitions: Transition[] = writes.flatMap((w) => w.picked.map((p) => ({
     id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: w.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null,
@@ -35,7 +37,7 @@ async function writeClaims(ctx: AppContext, writes: ClaimWrite[]): Promise<Claim
   return writes.map((w, i) => (won[i]!.size === 0 && !live!.has(w.deviceId) ? null : won[i]!));
 }
 
-async function liveAmong(ctx: AppContext, deviceIds: string[]): Promise<Set<string>> {
+async function liveAmong(ctx: Infrastructure, deviceIds: string[]): Promise<Set<string>> {
   const { rows } = await ctx.db.query('SELECT id FROM devices WHERE id = ANY($1::text[]) AND revoked_at IS NULL', [deviceIds]);
   return new Set(rows.map((r) => r.id as string));
 }

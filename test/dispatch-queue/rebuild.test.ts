@@ -3,7 +3,9 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { newIds } from '../../src/ids/ids.js';
 import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
-import { reconcileAccepted, rebuildQueuesIfLost } from '../../src/messages/reconciler.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { migrationsDir } from '../../src/paths.js';
 
 let app: TestApp;
 let key: string;
@@ -17,13 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** Messages a crashed API process committed but never queued. */
+/** Messages written `accepted` by a version older than migration 011, in a batch marked dispatched. */
 async function insertAccepted(count: number, ageMs: number, pinned: string | null = null): Promise<string[]> {
   const createdAt = new Date(Date.now() - ageMs);
   const ids = newIds('message', count);
+  const batchId = newIds('batch', 1)[0]!;
+  await app.ctx.db.query(`INSERT INTO batches (id, org_id, request_hash, message_count, created_at, dispatched_at) VALUES ($1, $2, 'h', $3, $4, $4)`, [batchId, orgId, count, createdAt]);
   await insertBatchMessages(app.ctx.db, {
     orgId, body: 'left behind', status: 'accepted', segments: 1, encoding: 'gsm7',
-    requestedDeviceId: pinned, simSubscriptionId: null, batchId: 'bat_leftbehind', resendOfId: null, createdAt,
+    requestedDeviceId: pinned, simSubscriptionId: null, batchId, resendOfId: null, createdAt,
     expiresAt: new Date(createdAt.getTime() + 86_400_000),
   }, ids.map((id) => ({ id, to: '+261341234567' })));
   return ids;
@@ -31,45 +35,28 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
 const statuses = async (ids: string[]) =>
   (await app.ctx.db.query('SELECT status FROM messages WHERE id = ANY($1) ORDER BY id', [ids])).rows.map((r) => r.status);
 
-describe('reconcileAccepted', () => {
-  it('queues accepted messages older than the grace period, in Postgres and in Redis', async () => {
-    const old = await insertAccepted(3, 60_000);
+describe('migration 024: messages an older version left accepted', () => {
+  it('become queued with their timeline row, and the batch reconciler puts them on their queues', async () => {
+    const old = await insertAccepted(2, 60_000);
     const pinned = await insertAccepted(1, 60_000, deviceId);
-    const fresh = await insertAccepted(1, 0);
-    expect(await reconcileAccepted(app.ctx)).toBeGreaterThanOrEqual(4);
-    expect(await statuses(old)).toEqual(['queued', 'queued', 'queued']);
-    expect(await statuses(pinned)).toEqual(['queued']);
-    expect(await statuses(fresh)).toEqual(['accepted']); // its request may still be queueing it
+    // Idempotent: re-running it on a migrated database finds no accepted row.
+    await app.ctx.db.query(await readFile(join(migrationsDir, '024_no_accepted_outbox.sql'), 'utf8'));
+    expect(await statuses([...old, ...pinned])).toEqual(['queued', 'queued', 'queued']);
+    const events = await app.ctx.db.query('SELECT from_status, to_status, source FROM message_events WHERE message_id = $1', [old[0]]);
+    expect(events.rows).toEqual([{ from_status: null, to_status: 'queued', source: 'system' }]);
+    expect((await app.request('GET', `/v1/messages/${old[0]}`, { key })).body.status).toBe('queued');
+
+    expect(await app.ctx.dispatch.reconcileBatches()).toBeGreaterThanOrEqual(3);
     const k = app.ctx.keys.org(orgId);
     for (const id of old) expect(await app.ctx.redis.zscore(k.orgQueue(), id)).not.toBeNull();
     expect(await app.ctx.redis.zscore(k.deviceQueue(deviceId), pinned[0]!)).not.toBeNull();
-    expect(await app.ctx.redis.zscore(k.orgQueue(), fresh[0]!)).toBeNull();
-    const events = await app.ctx.db.query('SELECT from_status, to_status, source FROM message_events WHERE message_id = $1', [old[0]]);
-    expect(events.rows).toEqual([{ from_status: null, to_status: 'queued', source: 'system' }]);
-  });
-
-  it('is idempotent: a second run queues nothing again', async () => {
-    const old = await insertAccepted(2, 60_000);
-    await reconcileAccepted(app.ctx);
-    const before = await app.ctx.redis.zcard(app.ctx.keys.org(orgId).orgQueue());
-    await reconcileAccepted(app.ctx);
-    expect(await app.ctx.redis.zcard(app.ctx.keys.org(orgId).orgQueue())).toBe(before);
-    const events = await app.ctx.db.query('SELECT count(*)::int AS n FROM message_events WHERE message_id = ANY($1)', [old]);
-    expect(events.rows[0].n).toBe(2);
-  });
-
-  it('makes the messages visible as queued through the API', async () => {
-    const [id] = await insertAccepted(1, 60_000);
-    expect((await app.request('GET', `/v1/messages/${id}`, { key })).body.status).toBe('accepted');
-    await reconcileAccepted(app.ctx);
-    expect((await app.request('GET', `/v1/messages/${id}`, { key })).body.status).toBe('queued');
   });
 });
 
 describe('rebuildQueuesIfLost', () => {
   it('puts queued messages back on their queues after Redis lost them, in their original order', async () => {
-    await rebuildQueuesIfLost(app.ctx); // the first run of a process marks the queues whole
-    expect(await rebuildQueuesIfLost(app.ctx)).toBe(0);
+    await app.ctx.dispatch.rebuildIfLost(); // the first run of a process marks the queues whole
+    expect(await app.ctx.dispatch.rebuildIfLost()).toBe(0);
     const sent = await app.request('POST', '/v1/messages', { key, body: { to: ['+261341234567', '+261341234568'], body: 'x' } });
     const pinned = await app.request('POST', '/v1/messages', { key, body: { to: '+261341234569', body: 'x', deviceId } });
     const ids = sent.body.messages.map((m: any) => m.id);
@@ -77,7 +64,7 @@ describe('rebuildQueuesIfLost', () => {
     const scores = await Promise.all(ids.map((id: string) => app.ctx.redis.zscore(k.orgQueue(), id)));
 
     await app.ctx.redis.del(k.orgQueue(), k.deviceQueue(deviceId), k.queueMeta(), app.ctx.keys.queuesBuilt());
-    expect(await rebuildQueuesIfLost(app.ctx)).toBeGreaterThanOrEqual(3);
+    expect(await app.ctx.dispatch.rebuildIfLost()).toBeGreaterThanOrEqual(3);
 
     expect(await Promise.all(ids.map((id: string) => app.ctx.redis.zscore(k.orgQueue(), id)))).toEqual(scores);
     expect(await app.ctx.redis.zscore(k.deviceQueue(deviceId), pinned.body.messages[0].id)).not.toBeNull();
@@ -91,7 +78,7 @@ describe('rebuildQueuesIfLost', () => {
     await app.request('POST', `/v1/messages/${id}/cancel`, { key });
     const k = app.ctx.keys.org(orgId);
     await app.ctx.redis.del(k.orgQueue(), k.queueMeta(), app.ctx.keys.queuesBuilt());
-    await rebuildQueuesIfLost(app.ctx);
+    await app.ctx.dispatch.rebuildIfLost();
     expect(await app.ctx.redis.zscore(k.orgQueue(), id)).toBeNull();
   });
 });

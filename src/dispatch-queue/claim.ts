@@ -1,10 +1,9 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../context/app-context.js';
 import { runScript } from '../redis/scripts.js';
 import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
-import { claimWriter, type ClaimWrite, type ClaimWritten } from './claim-writer.js';
+import type { ClaimWriter } from './claim-writer.js';
 import { returnToQueues } from './return-to-queues.js';
-import type { TickBatcher } from '../batching/tick-batcher.js';
 
 /** What a phone receives for each message it is to send. */
 export interface Job {
@@ -33,20 +32,13 @@ interface DispatchMeta {
 
 export const MAX_CLAIM = 100;
 
-const writers = new WeakMap<AppContext, TickBatcher<ClaimWrite, ClaimWritten>>();
-function claimWriterOf(ctx: AppContext): TickBatcher<ClaimWrite, ClaimWritten> {
-  let w = writers.get(ctx);
-  if (!w) writers.set(ctx, (w = claimWriter(ctx)));
-  return w;
-}
-
 /**
  * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-5.lua), Postgres
  * records the claim with a conditional update (a message cancelled or expired in between is
  * dropped there), then the claim is confirmed in Redis while the jobs go out. Should this process
  * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.
  */
-export async function claimJobs(ctx: AppContext, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
+export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
   const k = ctx.keys.org(device.orgId);
   const run = () =>
     runScript<(string | number)[]>(
@@ -70,7 +62,7 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
   }
   if (picked.length === 0) return { jobs: [], retryAfterMs };
 
-  const won = await claimWriterOf(ctx).load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
+  const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
   if (won === null) {
     await returnToQueues(ctx, device.orgId, picked.map((p) => p.id));
     return { jobs: [], retryAfterMs: 0, refused: 'revoked' };

@@ -1,0 +1,41 @@
+import type { Infrastructure } from '../context/app-context.js';
+import { runScript } from '../redis/scripts.js';
+import type { DispatchEntry } from './entries.js';
+
+/** Queues messages of one organization and one target (a device, or any phone) in one Lua call. */
+async function enqueueForTarget(ctx: Infrastructure, orgId: string, deviceId: string | null, entries: DispatchEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  const k = ctx.keys.org(orgId);
+  const args: (string | number)[] = [deviceId ? 1 : 0];
+  for (const e of entries) args.push(e.id, e.score, e.meta);
+  return runScript<number>(ctx.redis, 'enqueueMessages', [k.orgQueue(), k.deviceQueue(deviceId ?? '-'), k.queueMeta()], args);
+}
+
+/**
+ * Queues entries of any organizations and targets: one Lua call per (organization, target).
+ * Idempotent: what is already queued stays where it is. Returns how many were added.
+ */
+export async function enqueue(ctx: Infrastructure, entries: DispatchEntry[]): Promise<number> {
+  const groups = new Map<string, DispatchEntry[]>();
+  for (const e of entries) {
+    const key = `${e.orgId}\u0000${e.requestedDeviceId ?? ''}`;
+    const list = groups.get(key);
+    if (list) list.push(e);
+    else groups.set(key, [e]);
+  }
+  let added = 0;
+  for (const list of groups.values()) added += await enqueueForTarget(ctx, list[0]!.orgId, list[0]!.requestedDeviceId, list);
+  return added;
+}
+
+/** Takes messages off the dispatch queues (cancelled, expired or failed before a phone took them). */
+export async function removeFromQueues(ctx: Infrastructure, orgId: string, items: { id: string; requestedDeviceId: string | null }[]): Promise<void> {
+  if (items.length === 0) return;
+  const k = ctx.keys.org(orgId);
+  const m = ctx.redis.multi();
+  for (const it of items) {
+    m.zrem(it.requestedDeviceId ? k.deviceQueue(it.requestedDeviceId) : k.orgQueue(), it.id);
+    m.hdel(k.queueMeta(), it.id);
+  }
+  await m.exec();
+}

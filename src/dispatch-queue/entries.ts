@@ -1,0 +1,40 @@
+import type { MessageRow } from '../messages/message-row.js';
+
+/** A message on its way to a dispatch queue. */
+export interface DispatchEntry {
+  id: string;
+  orgId: string;
+  requestedDeviceId: string | null;
+  /** Enqueue order: the message's creation time, so a rebuilt queue keeps the original order. */
+  score: number;
+  /** What a phone needs to send it (dispatchMeta), kept beside the queue so a claim reads no Postgres. */
+  meta: string;
+}
+
+export interface DispatchFields {
+  body: string;
+  segments: number;
+  simSubscriptionId: number | null;
+  requestedDeviceId: string | null;
+  expiresAt: number;
+}
+
+/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp} (read by lua/claimJobs). */
+export function dispatchMeta(to: string, f: DispatchFields): string {
+  return batchMetaFormatter(f)(to);
+}
+
+/** The messages of one send differ only by recipient: the rest of their JSON is made once. */
+export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
+  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` +
+    `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}}`;
+  return (to) => `{"to":${JSON.stringify(to)}${rest}`;
+}
+
+export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
+  id: m.id,
+  orgId: m.orgId,
+  requestedDeviceId: m.requestedDeviceId,
+  score: m.createdAt.getTime(),
+  meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime() }),
+});
