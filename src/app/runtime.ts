@@ -5,6 +5,7 @@ import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
 import type { AppContext, Infrastructure } from '../context/app-context.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
+import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
 
 export function openContext(config: Config, name = 'hafatra'): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -22,7 +23,7 @@ export function openContext(config: Config, name = 'hafatra'): AppContext {
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
   };
-  return { ...infra, dispatch: new DispatchQueue(infra) };
+  return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra) };
 }
 
 /** The hot pool takes half as many connections again: its statements (claims, status reports, lists) are batched or short. */
@@ -34,5 +35,6 @@ export async function contextReady(ctx: AppContext): Promise<void> {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.parseQueue.close();
   await Promise.allSettled([ctx.db.end(), ctx.hotDb.end(), ctx.redis.quit()]);
 }

@@ -4,6 +4,7 @@ import type { Redis } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Logger } from '../logging/logger.js';
 import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
+import type { ParseQueueProducer } from '../mobile-money/parse-queue.js';
 
 /** A process's settings and connections: what the services it owns are built from. */
 export interface Infrastructure {
@@ -20,4 +21,6 @@ export interface Infrastructure {
 export interface AppContext extends Infrastructure {
   /** The Redis dispatch queues, with this process's claim batching and the phones it holds. */
   dispatch: DispatchQueue;
+  /** Received SMS handed to the worker's mobile-money reader. */
+  parseQueue: ParseQueueProducer;
 }

@@ -3,7 +3,6 @@ import type { DevicePrincipal } from '../auth/principal.js';
 import { inTransaction, type Queryable } from '../db/pool.js';
 import { recordEvents } from '../events/record-events.js';
 import { errors } from '../errors/errors.js';
-import { enqueueParse } from '../mobile-money/parse-queue.js';
 import { inboundLockedError, loadInboundDevice, type InboundDevice } from './inbound-device.js';
 import { prepareSms, type ClockSkewWarning, type PreparedSms } from './prepared-sms.js';
 import { storeMessages } from './store-messages.js';
@@ -58,7 +57,7 @@ async function storeBatch(ctx: AppContext, device: InboundDevice, list: Incoming
     await recordReceived(tx, device.orgId, stored.created);
     return stored;
   });
-  await enqueueParse(ctx, created);
+  await ctx.parseQueue.enqueue(created);
   return results;
 }
 

@@ -5,7 +5,6 @@ import { eventsOf, sms, subscribeWebhook, unlockedPhone } from '../../incoming/s
 import { recordIncoming } from '../../../src/incoming/record-incoming.js';
 import { startMobileMoneyWorker, type MobileMoneyWorker } from '../../../src/mobile-money/parse-worker.js';
 import { readIncoming } from '../../../src/mobile-money/read-incoming.js';
-import { enqueueParse } from '../../../src/mobile-money/parse-queue.js';
 import { MobileMoneyEventSchema } from '../../../src/mobile-money/schemas.js';
 import { PARSER_VERSION } from '../../../src/mobile-money/reading/index.js';
 import type { DevicePrincipal } from '../../../src/auth/principal.js';
@@ -212,7 +211,7 @@ describe('events and idempotency', () => {
     const aiLink = await readingOf(app, key, viaAi);
 
     await readIncoming(app.ctx, [plain, viaAi], reader);
-    await enqueueParse(app.ctx, [plain, viaAi]);
+    await app.ctx.parseQueue.enqueue([plain, viaAi]);
 
     const events = await eventsOf(app, orgId, 'mobile_money.detected');
     expect(events.map((e) => e.payload.data.id).sort()).toEqual([plainLink!.id, aiLink!.id].sort());
