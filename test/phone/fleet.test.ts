@@ -80,7 +80,7 @@ describe('a fleet of simulated phones', () => {
     } finally {
       await fleet.stop();
     }
-  });
+  }, 120_000); // 5,000 messages through 20 phones: on a machine with one core to spare, well past 30 s
 
   it('pairs its phones from pairing codes and names them', async () => {
     const { org } = await app.createOrg();
