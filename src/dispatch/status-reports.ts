@@ -3,10 +3,10 @@ import { applyTransitionsLean, type Transition } from '../messages/transitions.j
 import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/schemas.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
-import { trustedTime, type Warning } from './clock.js';
+import { trustedTime, type ClockSkewWarning } from './clock.js';
 
 export type ReportOutcome =
-  | { messageId: string; status: MessageStatus; duplicate?: true; warning?: Warning }
+  | { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning }
   | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
 interface Pending {
