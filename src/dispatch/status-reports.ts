@@ -59,6 +59,11 @@ export class StatusReportWriter {
   }
 }
 
+/**
+ * A lane's own batching rather than a TickBatcher: it waits a timed window (maxDelayMs), not the
+ * rest of the turn, so a phone's `sending` and `sent` sent a moment apart share a statement; and
+ * it writes its whole backlog in one batch, never two at once, so reports apply in arrival order.
+ */
 class ReportLane {
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;

@@ -7,7 +7,7 @@ import { bullConnection, DELIVERY_QUEUE, enqueueDeliveries, openDeliveryQueue, t
 import { relayAll } from './relay.js';
 import { deliveryRecovery } from './recovery.js';
 import { cachedLookup } from './delivery/dns-cache.js';
-import { batched } from './worker/batcher.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
 import { claimDeliveries } from './worker/claim-deliveries.js';
 import { recordAttempts } from './worker/record-attempts.js';
 import { endpointSlots } from './worker/endpoint-slots.js';
@@ -53,12 +53,9 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
     slots: endpointSlots(queueConnection, ctx.config.redisPrefix, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
     perEndpointConcurrency,
     lookup: cachedLookup(),
-    claim: batched((claims) => claimDeliveries(ctx.hotDb, claims), { maxItems: 500, maxConcurrent: 4 }),
+    claim: groupCommit((claims) => claimDeliveries(ctx.hotDb, claims), 4),
     requeue: (deliveries) => enqueueDeliveries(queue, deliveries),
-    record: batched(
-      (records) => inHotTransaction(ctx.hotDb, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
-      { maxItems: 500, maxConcurrent: 1 },
-    ),
+    record: groupCommit((records) => inHotTransaction(ctx.hotDb, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)), 1),
   });
   const workerConnection = bullConnection(ctx, 'hafatra-webhook-worker');
   const worker = new Worker<DeliveryJobData>(
@@ -87,4 +84,13 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
       closeWebhookAgents();
     },
   };
+}
+
+/**
+ * The delivery worker's writes: what jobs ask for while earlier writes run goes in the next one,
+ * so one Postgres round trip serves many deliveries; at low load a call is written at once.
+ */
+function groupCommit<I, O>(run: (items: I[]) => Promise<O[]>, maxInFlight: number): (item: I) => Promise<O> {
+  const batcher = new TickBatcher(run, 500, maxInFlight, queueMicrotask);
+  return (item) => batcher.load(item);
 }
