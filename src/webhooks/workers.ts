@@ -50,7 +50,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
   const deliver = deliverer({
     ctx,
     ca: opts.ca,
-    slots: endpointSlots(queueConnection, ctx.config.redisPrefix, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
+    slots: endpointSlots(queueConnection, ctx.keys, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
     perEndpointConcurrency,
     lookup: cachedLookup(),
     claim: groupCommit((claims) => claimDeliveries(ctx.hotDb, claims), 4),
@@ -66,7 +66,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
       await job.moveToDelayed(next.at, token);
       throw new DelayedError();
     },
-    { connection: workerConnection, prefix: ctx.config.redisPrefix, concurrency: opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY },
+    { connection: workerConnection, prefix: ctx.keys.bullPrefix.webhooks(), concurrency: opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY },
   );
   worker.on('error', (err) => ctx.log.error({ err }, 'webhook worker error'));
   worker.on('failed', (job, err) => ctx.log.error({ err, endpointId: job?.data.endpointId, deliveries: job?.data.deliveryIds.length }, 'webhook delivery job failed'));
