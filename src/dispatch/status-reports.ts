@@ -4,6 +4,7 @@ import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/schemas.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type ClockSkewWarning } from './clock.js';
+import { selectReportedMessages } from './sql/select-reported-messages.js';
 
 export type ReportOutcome =
   | { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning }
@@ -126,8 +127,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
   const rest = items.map((it, i) => (applied.has(i) ? null : it.report.messageId)).filter((id): id is string => id !== null);
   const current = new Map<string, { status: MessageStatus; deviceId: string | null }>();
   if (rest.length > 0) {
-    const { rows } = await ctx.db.query(`SELECT id, status, device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[])`, [rest]);
-    for (const r of rows) current.set(r.id, { status: r.status, deviceId: r.deviceId });
+    for (const r of await selectReportedMessages(ctx.db, rest)) current.set(r.id, { status: r.status, deviceId: r.deviceId });
   }
 
   return items.map((it, i): ReportOutcome => {
