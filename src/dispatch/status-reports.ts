@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import { roundsByKey } from '../batching/rounds.js';
-import type { MessageStatus } from '../messages/schemas.js';
+import type { MessageStatus } from '../messages/message.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type ClockSkewWarning } from './clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';

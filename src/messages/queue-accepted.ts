@@ -2,8 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { dispatchMeta, enqueueMixed, type DispatchEntry } from './dispatch-queue.js';
 import { applyTransitions, type Changed } from './transitions.js';
 import { markBatchesDispatched } from './sql/batches.js';
-import type { MessageRow } from './message-row.js';
-import type { MessageEvent } from './schemas.js';
+import type { MessageEvent, MessageRow } from './message.js';
 import { signalWork } from '../dispatch/work-signals.js';
 
 export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { MESSAGE_COLUMNS, type MessageRow } from './message-row.js';
+import { MESSAGE_COLUMNS, type MessageRow } from './message.js';
 import { queueAccepted, toDispatchEntry } from './queue-accepted.js';
 import { enqueueMixed } from './dispatch-queue.js';
 import { dispatchBatch } from './queue-accepted.js';

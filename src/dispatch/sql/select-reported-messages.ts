@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import type { MessageStatus } from '../../messages/schemas.js';
+import type { MessageStatus } from '../../messages/message.js';
 
 export interface ReportedMessage {
   id: string;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { idFloor } from '../../ids/ids.js';
-import { MESSAGE_STATUSES } from '../schemas.js';
+import { MESSAGE_STATUSES } from '../message.js';
 
 /** The messages Postgres holds for an organization created in [fromMs, toMs). */
 export async function countMessagesCreated(db: Queryable, orgId: string, fromMs: number, toMs: number): Promise<number> {
