@@ -7,6 +7,12 @@
  * With `maxInFlight`, a turn whose predecessors' batches are all still running does not send its
  * own: lookups keep gathering until one comes back (group commit). Under load the batches grow by
  * themselves instead of the round trips multiplying; at low load nothing waits.
+ *
+ * `gather` chooses how long a batch stays open before it is sent. The default, the rest of this
+ * turn, is for request handlers: uWS runs a whole poll's requests before setImmediate callbacks.
+ * `queueMicrotask` closes it as soon as the current callback's promise jobs are done, for callers
+ * that never arrive together in one turn anyway (webhook jobs each resume from their own socket
+ * read) and whose batches come from maxInFlight alone, without waiting for the turn to end.
  */
 export class TickBatcher<K, V> {
   private keys: K[] = [];
@@ -18,6 +24,7 @@ export class TickBatcher<K, V> {
     private readonly run: (keys: K[]) => Promise<V[]>,
     private readonly maxBatch = 256,
     private readonly maxInFlight = Infinity,
+    private readonly gather: (flush: () => void) => void = restOfTurn,
   ) {}
 
   load(key: K): Promise<V> {
@@ -27,7 +34,7 @@ export class TickBatcher<K, V> {
       if (this.keys.length >= this.maxBatch) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        this.gather(() => this.flush());
       }
     });
   }
@@ -50,4 +57,8 @@ export class TickBatcher<K, V> {
         if (!this.scheduled) this.flush();
       });
   }
+}
+
+function restOfTurn(flush: () => void): void {
+  setImmediate(flush);
 }

@@ -7,13 +7,13 @@ import { deviceUnauthorized } from './authenticate-device.js';
 import { assignments } from './device-store.js';
 import { inboundCapability, type InboundCapability } from './inbound-capability.js';
 import { syncSims } from './sims.js';
-import { trustedTime, type Warning } from '../dispatch/clock.js';
+import { trustedTime, type ClockSkewWarning } from '../dispatch/clock.js';
 import type { Heartbeat } from './schemas.js';
 
 export interface HeartbeatResult {
   serverTime: string;
   inbound: InboundCapability;
-  warning?: Warning;
+  warning?: ClockSkewWarning;
 }
 
 /**

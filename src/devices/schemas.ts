@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../http/schema-kit.js';
 import { PhoneDateTime } from '../dispatch/phone-time.js';
+import { ClockSkewWarningSchema } from '../dispatch/clock.js';
 
 /** The resources and bodies of the devices domain: /v1/devices and the phone's /device/v1. */
 
@@ -116,12 +117,10 @@ export const HeartbeatBody = Type.Object({
 });
 export type Heartbeat = Static<typeof HeartbeatBody>;
 
-export const WarningSchema = Type.Object({ code: Type.Literal('clock_skew'), message: Type.String() });
-
 export const HeartbeatReplySchema = Type.Object({
   serverTime: DateTime,
   inbound: InboundCapabilitySchema,
-  warning: Type.Optional(WarningSchema),
+  warning: Type.Optional(ClockSkewWarningSchema),
 });
 
 export const PairBody = Type.Object({

@@ -1,4 +1,4 @@
-import type { MessageRow } from '../messages/message-row.js';
+import type { MessageRow } from '../messages/message.js';
 
 /** A message on its way to a dispatch queue. */
 export interface DispatchEntry {

@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../context/app-context.js';
-import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message-row.js';
+import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
 import { selectUndispatchedBatches } from '../messages/sql/batches.js';
 import { toDispatchEntry } from './entries.js';
 import { enqueue } from './enqueue.js';

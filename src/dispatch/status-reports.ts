@@ -1,12 +1,13 @@
 import type { AppContext } from '../context/app-context.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import { roundsByKey } from '../batching/rounds.js';
-import type { MessageStatus } from '../messages/schemas.js';
+import type { MessageStatus } from '../messages/message.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
-import { trustedTime, type Warning } from './clock.js';
+import { trustedTime, type ClockSkewWarning } from './clock.js';
+import { selectReportedMessages } from './sql/select-reported-messages.js';
 
 export type ReportOutcome =
-  | { messageId: string; status: MessageStatus; duplicate?: true; warning?: Warning }
+  | { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning }
   | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
 interface Pending {
@@ -59,6 +60,11 @@ export class StatusReportWriter {
   }
 }
 
+/**
+ * A lane's own batching rather than a TickBatcher: it waits a timed window (maxDelayMs), not the
+ * rest of the turn, so a phone's `sending` and `sent` sent a moment apart share a statement; and
+ * it writes its whole backlog in one batch, never two at once, so reports apply in arrival order.
+ */
 class ReportLane {
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -121,8 +127,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
   const rest = items.map((it, i) => (applied.has(i) ? null : it.report.messageId)).filter((id): id is string => id !== null);
   const current = new Map<string, { status: MessageStatus; deviceId: string | null }>();
   if (rest.length > 0) {
-    const { rows } = await ctx.db.query(`SELECT id, status, device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[])`, [rest]);
-    for (const r of rows) current.set(r.id, { status: r.status, deviceId: r.deviceId });
+    for (const r of await selectReportedMessages(ctx.db, rest)) current.set(r.id, { status: r.status, deviceId: r.deviceId });
   }
 
   return items.map((it, i): ReportOutcome => {

@@ -1,13 +1,6 @@
 import { parsePhoneTime } from '../dispatch/phone-time.js';
+import { CLOCK_SKEW_LIMIT_MS, type ClockSkewWarning } from '../dispatch/clock.js';
 import type { IncomingSms } from './schemas.js';
-
-/** A phone clock this far ahead of the server's is not believed (protocol: clock_skew). */
-const MAX_AHEAD_MS = 5 * 60_000;
-
-export interface ClockSkewWarning {
-  code: 'clock_skew';
-  message: string;
-}
 
 /** A received SMS with the time the server will store for it. */
 export interface PreparedSms {
@@ -23,7 +16,7 @@ export interface PreparedSms {
 export function prepareSms(sms: IncomingSms, now: Date): PreparedSms {
   const at = parsePhoneTime(sms.receivedAt);
   if (!at) return { sms, receivedAt: now }; // not reached: the schema checked it with the same parser
-  if (at.getTime() - now.getTime() > MAX_AHEAD_MS) {
+  if (at.getTime() - now.getTime() > CLOCK_SKEW_LIMIT_MS) {
     return {
       sms,
       receivedAt: now,

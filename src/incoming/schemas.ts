@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Int, Nullable, NullableDateTime, PathId, RadioText, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { PhoneDateTime } from '../dispatch/phone-time.js';
+import { ClockSkewWarningSchema } from '../dispatch/clock.js';
 
 
 /** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
@@ -37,14 +38,12 @@ export const IncomingBatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Warning = Type.Object({ code: Type.Literal('clock_skew'), message: Type.String() });
-
 export const IncomingResultSchema = Type.Union([
   Type.Object({
     clientId: Type.String(),
     incomingId: Nullable(Type.String()),
     pending: Type.Optional(Type.Literal(true)),
-    warning: Type.Optional(Warning),
+    warning: Type.Optional(ClockSkewWarningSchema),
   }),
   Type.Object({ clientId: Type.String(), error: Type.Object({ code: Type.String(), message: Type.String() }) }),
 ]);

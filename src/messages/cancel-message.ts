@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { applyTransitions } from './transitions.js';
 import { selectMessage } from './sql/select-messages.js';
-import { toMessage } from './message-row.js';
+import { toMessage } from './message.js';
 
 /**
  * Withdraws a message no phone has claimed. Postgres decides (a claim racing the cancel loses or

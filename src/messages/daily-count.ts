@@ -1,19 +1,12 @@
 import type { AppContext } from '../context/app-context.js';
-import { idFloor } from '../ids/ids.js';
-import { MESSAGE_STATUSES } from './schemas.js';
+import { countMessagesCreated } from './sql/count-messages-created.js';
 
 export const dayStartMs = (utcDay: string) => Date.UTC(Number(utcDay.slice(0, 4)), Number(utcDay.slice(4, 6)) - 1, Number(utcDay.slice(6, 8)));
 
 /** The messages Postgres holds for an organization's UTC day (yyyymmdd). */
 export async function countDaysMessages(ctx: AppContext, orgId: string, utcDay: string): Promise<number> {
   const dayStart = dayStartMs(utcDay);
-  // Ids are time-sortable: "created that day" is an id range of each status's part of the
-  // (org_id, status, id) index, which the status list lets Postgres read range by range.
-  const { rows } = await ctx.db.query(
-    'SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = ANY($4::text[]) AND id >= $2 AND id < $3',
-    [orgId, idFloor('message', dayStart), idFloor('message', dayStart + 86_400_000), MESSAGE_STATUSES],
-  );
-  return rows[0].n as number;
+  return countMessagesCreated(ctx.db, orgId, dayStart, dayStart + 86_400_000);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { selectMessage } from './sql/select-messages.js';
-import { TERMINAL_STATUSES } from './schemas.js';
+import { TERMINAL_STATUSES } from './message.js';
 import { sendMessages, type SendResult } from './send-messages.js';
 
 /** A new message to the same recipient with the same body (and phone/SIM if one was named). */

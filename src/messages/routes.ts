@@ -3,7 +3,7 @@ import type { AppContext } from '../context/app-context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
-import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, MessageSchema, SendMessagesBody, SendResultSchema } from './schemas.js';
+import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, SendMessagesBody, SendResultSchema } from './schemas.js';
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
@@ -11,7 +11,7 @@ import { messageDetailJson, selectFilteredMessagePage, selectMessageDetails, sel
 import { findOrganization } from '../orgs/org-store.js';
 import { normalizeRecipient } from './recipients.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
-import { toMessage } from './message-row.js';
+import { MessageSchema, toMessage } from './message.js';
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
   // Clients poll messages by id: concurrent reads share one query, and while two are running the

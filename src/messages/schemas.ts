@@ -1,12 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Int, Nullable, NullableDateTime, PathId, Text } from '../http/schema-kit.js';
+import { Int, Nullable, PathId, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
-
-export const MESSAGE_STATUSES = [
-  'accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown',
-] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export const TERMINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown']);
+import { MESSAGE_STATUSES, MessageEventSchema, MessageSchema } from './message.js';
 
 const Recipient = Text({ minLength: 1, maxLength: 32, errorMessage: 'each recipient must be a string of 1 to 32 characters' });
 
@@ -31,41 +26,6 @@ export const ListMessagesQuery = Type.Object({
   to: Type.Optional(Text({ minLength: 1, maxLength: 32 })),
   ...PageQuery,
 });
-
-const StatusSchema = Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)));
-
-export const MessageSchema = Type.Object({
-  id: Type.String(),
-  to: Type.String(),
-  body: Type.String(),
-  status: StatusSchema,
-  segments: Type.Integer(),
-  encoding: Type.Union([Type.Literal('gsm7'), Type.Literal('ucs2')]),
-  deviceId: Nullable(Type.String()),
-  requestedDeviceId: Nullable(Type.String()),
-  simSubscriptionId: Nullable(Type.Integer()),
-  batchId: Nullable(Type.String()),
-  resendOfId: Nullable(Type.String()),
-  failureCode: Nullable(Type.String()),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  claimedAt: NullableDateTime,
-  sentAt: NullableDateTime,
-  deliveredAt: NullableDateTime,
-  failedAt: NullableDateTime,
-  expiresAt: DateTime,
-});
-export type Message = Static<typeof MessageSchema>;
-
-export const MessageEventSchema = Type.Object({
-  fromStatus: Nullable(StatusSchema),
-  toStatus: StatusSchema,
-  source: Type.Union(['api', 'member', 'device', 'system'].map((s) => Type.Literal(s))),
-  code: Nullable(Type.String()),
-  deviceId: Nullable(Type.String()),
-  at: DateTime,
-});
-export type MessageEvent = Static<typeof MessageEventSchema>;
 
 export const MessageDetailSchema = Type.Intersect([MessageSchema, Type.Object({ events: Type.Array(MessageEventSchema) })]);
 export const SendResultSchema = Type.Object({ batchId: Type.String(), messages: Type.Array(MessageSchema) });

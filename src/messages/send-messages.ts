@@ -12,13 +12,13 @@ import { insertBatchMessages, type BatchFields } from './sql/insert-messages.js'
 import { insertBatch, findBatchByKey } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
 import { recordEvents } from '../events/record-events.js';
-import { toMessage } from './message-row.js';
-import type { Message, SendMessagesBody } from './schemas.js';
+import { acceptedMessages, toMessage, type Message } from './message.js';
+import type { SendMessagesBody } from './schemas.js';
 import { batchMetaFormatter, type DispatchEntry } from '../dispatch-queue/entries.js';
 
 export interface SendResult {
   batchId: string;
-  messages: ReturnType<typeof toMessage>[];
+  messages: Message[];
 }
 
 export interface SendRequest extends SendMessagesBody {
@@ -142,16 +142,6 @@ function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: str
 }
 
 type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status'> & { createdAt: string; expiresAt: string };
-
-/** The messages of a send as its 202 shows them. */
-function acceptedMessages(f: StoredFields, recipients: { id: string; to: string }[]): Message[] {
-  return recipients.map((r): Message => ({
-    id: r.id, to: r.to, body: f.body, status: 'queued', segments: f.segments, encoding: f.encoding,
-    deviceId: null, requestedDeviceId: f.requestedDeviceId, simSubscriptionId: f.simSubscriptionId,
-    batchId: f.batchId, resendOfId: f.resendOfId, failureCode: null, createdAt: f.createdAt, updatedAt: f.createdAt,
-    claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null, expiresAt: f.expiresAt,
-  }));
-}
 
 /**
  * What an idempotency key keeps for 24 hours: the shared fields once and the ids and numbers,

@@ -1,6 +1,5 @@
 import type { HotDb, Queryable } from '../db/pool.js';
-import { messageColumns, messageJsonSql, type MessageRow } from './message-row.js';
-import type { MessageEvent, MessageStatus } from './schemas.js';
+import { messageColumns, messageJsonSql, type MessageEvent, type MessageRow, type MessageStatus } from './message.js';
 import { newIds } from '../ids/ids.js';
 
 /**

@@ -10,9 +10,6 @@ export interface ParseJobData {
   incomingIds: string[];
 }
 
-/** BullMQ keys live under the deployment's prefix, hash-tagged so its scripts run on Redis Cluster. */
-export const bullPrefix = (config: Config) => `${config.redisPrefix}:{bull}`;
-
 /** Workers block on Redis: their connections retry forever instead of failing a command. */
 export function bullConnection(config: Config, name: string): Redis {
   return new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: name });
@@ -71,7 +68,7 @@ export class ParseQueueProducer {
   private open(): Queue {
     const queue = new Queue(PARSE_QUEUE, {
       connection: this.ctx.redis,
-      prefix: bullPrefix(this.ctx.config),
+      prefix: this.ctx.keys.bullPrefix.mobileMoney(),
       defaultJobOptions: {
         attempts: 5,
         backoff: { type: 'exponential', delay: 1000 },

@@ -4,7 +4,7 @@ import { every } from '../periodic/every.js';
 import type { AiReader } from './ai/index.js';
 import type { Provider } from './reading/index.js';
 import { aiReaderFromConfig } from './ai-reader-config.js';
-import { PARSE_QUEUE, bullConnection, bullPrefix, type ParseJobData } from './parse-queue.js';
+import { PARSE_QUEUE, bullConnection, type ParseJobData } from './parse-queue.js';
 import { finishAi, readIncoming } from './read-incoming.js';
 
 export interface MobileMoneyWorkerOptions {
@@ -34,7 +34,7 @@ export function startMobileMoneyWorker(ctx: AppContext, opts: MobileMoneyWorkerO
   const worker = new Worker<ParseJobData>(
     PARSE_QUEUE,
     async (job) => readIncoming(ctx, job.data.incomingIds, reader),
-    { connection, prefix: bullPrefix(ctx.config), concurrency: 4 },
+    { connection, prefix: ctx.keys.bullPrefix.mobileMoney(), concurrency: 4 },
   );
   worker.on('error', (err) => ctx.log.error({ err }, 'mobile-money worker error'));
   worker.on('failed', (job, err) => ctx.log.warn({ err, jobId: job?.id }, 'mobile-money parse job failed'));

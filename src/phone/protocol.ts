@@ -6,6 +6,7 @@ import type { Job } from '../dispatch-queue/claim.js';
 import type { StatusReport } from '../dispatch/schemas.js';
 import type { Heartbeat } from '../devices/schemas.js';
 import type { IncomingSms } from '../incoming/schemas.js';
+import type { ClockSkewWarning } from '../dispatch/clock.js';
 
 export type { Job, StatusReport, Heartbeat, IncomingSms };
 
@@ -16,17 +17,12 @@ export const CLOSE_REVOKED = 4001;
 /** The server closes a socket with this code when the same device opened a newer one. */
 export const CLOSE_REPLACED = 4000;
 
-export interface ClockWarning {
-  code: 'clock_skew';
-  message: string;
-}
-
 export type InboundCapability = { state: 'unlocked' } | { state: 'locked'; reason: string };
 
 export interface HeartbeatAck {
   serverTime: string;
   inbound: InboundCapability;
-  warning?: ClockWarning;
+  warning?: ClockSkewWarning;
 }
 
 export interface ClaimAck {
@@ -39,7 +35,7 @@ export interface StatusAck {
   messageId: string;
   status: string;
   duplicate?: true;
-  warning?: ClockWarning;
+  warning?: ClockSkewWarning;
 }
 
 export interface IncomingAck {
@@ -47,7 +43,7 @@ export interface IncomingAck {
   incomingId: string | null;
   /** A part of a concatenated SMS waiting for its siblings. */
   pending?: true;
-  warning?: ClockWarning;
+  warning?: ClockSkewWarning;
 }
 
 export interface PairRequest {

@@ -39,6 +39,16 @@ export function redisKeys(prefix: string) {
     deviceChannel: () => `${prefix}:device-events`,
     /** Daily counters seeded from Postgres after a data loss, to count again (member `<orgId>|<yyyymmdd>`, scored by when). */
     dailyRecounts: () => `${prefix}:daily-recounts`,
+    /** An endpoint's deliveries in flight across every worker process (lua/acquireWebhookSlots-1.lua). */
+    webhookSlots: (endpointId: string) => `${prefix}:webhook-slots:${endpointId}`,
+    /** Present while BullMQ holds every undelivered delivery; gone after Redis lost its data. */
+    webhooksQueued: () => `${prefix}:webhooks:queued-from-postgres`,
+    /**
+     * The prefixes BullMQ builds its own keys under. The parse queue's is hash-tagged so BullMQ's
+     * scripts run on Redis Cluster; the delivery queue's is not, and changing it now would strand
+     * the jobs already queued under it.
+     */
+    bullPrefix: { mobileMoney: () => `${prefix}:{bull}`, webhooks: () => prefix },
   };
 }
 

@@ -33,7 +33,7 @@ export function bullConnection(ctx: AppContext, name: string): Redis {
 }
 
 export function openDeliveryQueue(ctx: AppContext, connection: Redis): DeliveryQueue {
-  return new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection, prefix: ctx.config.redisPrefix });
+  return new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection, prefix: ctx.keys.bullPrefix.webhooks() });
 }
 
 interface JobToAdd {

@@ -6,9 +6,6 @@ const PAGE = 5000;
 /** An overdue delivery offered again is not offered again by this process for this long. */
 const REOFFER_AFTER_MS = 60_000;
 
-/** Present while BullMQ holds every undelivered delivery; gone after Redis lost its data. */
-export const queuedMarkerKey = (prefix: string) => `${prefix}:webhooks:queued-from-postgres`;
-
 async function pendingPage(ctx: AppContext, after: string, overdueOnly: boolean): Promise<Array<DeliveryToQueue>> {
   const { rows } = await ctx.db.query(
     `SELECT id, endpoint_id AS "endpointId", GREATEST(next_attempt_at, leased_until) AS "notBefore" FROM webhook_deliveries
@@ -55,7 +52,7 @@ export function deliveryRecovery(ctx: AppContext, queue: DeliveryQueue, redis: R
     return fresh.length;
   }
   return async () => {
-    const marker = queuedMarkerKey(ctx.config.redisPrefix);
+    const marker = ctx.keys.webhooksQueued();
     if (await redis.exists(marker)) return offerOverdue();
     const total = await eachPendingPage(ctx, (rows) => addDeliveryJobs(queue, groupIntoJobs(rows)));
     await redis.set(marker, new Date().toISOString());

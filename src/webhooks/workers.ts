@@ -7,7 +7,7 @@ import { bullConnection, DELIVERY_QUEUE, enqueueDeliveries, openDeliveryQueue, t
 import { relayAll } from './relay.js';
 import { deliveryRecovery } from './recovery.js';
 import { cachedLookup } from './delivery/dns-cache.js';
-import { batched } from './worker/batcher.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
 import { claimDeliveries } from './worker/claim-deliveries.js';
 import { recordAttempts } from './worker/record-attempts.js';
 import { endpointSlots } from './worker/endpoint-slots.js';
@@ -50,15 +50,12 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
   const deliver = deliverer({
     ctx,
     ca: opts.ca,
-    slots: endpointSlots(queueConnection, ctx.config.redisPrefix, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
+    slots: endpointSlots(queueConnection, ctx.keys, perEndpointConcurrency, ctx.config.webhookTimeoutMs + 5000),
     perEndpointConcurrency,
     lookup: cachedLookup(),
-    claim: batched((claims) => claimDeliveries(ctx.hotDb, claims), { maxItems: 500, maxConcurrent: 4 }),
+    claim: groupCommit((claims) => claimDeliveries(ctx.hotDb, claims), 4),
     requeue: (deliveries) => enqueueDeliveries(queue, deliveries),
-    record: batched(
-      (records) => inHotTransaction(ctx.hotDb, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)),
-      { maxItems: 500, maxConcurrent: 1 },
-    ),
+    record: groupCommit((records) => inHotTransaction(ctx.hotDb, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)), 1),
   });
   const workerConnection = bullConnection(ctx, 'hafatra-webhook-worker');
   const worker = new Worker<DeliveryJobData>(
@@ -69,7 +66,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
       await job.moveToDelayed(next.at, token);
       throw new DelayedError();
     },
-    { connection: workerConnection, prefix: ctx.config.redisPrefix, concurrency: opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY },
+    { connection: workerConnection, prefix: ctx.keys.bullPrefix.webhooks(), concurrency: opts.concurrency ?? DEFAULT_DELIVERY_CONCURRENCY },
   );
   worker.on('error', (err) => ctx.log.error({ err }, 'webhook worker error'));
   worker.on('failed', (job, err) => ctx.log.error({ err, endpointId: job?.data.endpointId, deliveries: job?.data.deliveryIds.length }, 'webhook delivery job failed'));
@@ -87,4 +84,13 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
       closeWebhookAgents();
     },
   };
+}
+
+/**
+ * The delivery worker's writes: what jobs ask for while earlier writes run goes in the next one,
+ * so one Postgres round trip serves many deliveries; at low load a call is written at once.
+ */
+function groupCommit<I, O>(run: (items: I[]) => Promise<O[]>, maxInFlight: number): (item: I) => Promise<O> {
+  const batcher = new TickBatcher(run, 500, maxInFlight, queueMicrotask);
+  return (item) => batcher.load(item);
 }

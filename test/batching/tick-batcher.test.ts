@@ -47,6 +47,17 @@ describe('TickBatcher', () => {
     expect(await Promise.all(later)).toEqual([20, 30]);
   });
 
+  it('with queueMicrotask as gather, sends once the current promise jobs are done, before the turn ends', async () => {
+    const r = recorder();
+    const b = new TickBatcher(r.run, 256, Infinity, queueMicrotask);
+    const first = [b.load(1), b.load(2)];
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(r.batches).toEqual([[1, 2]]);
+    expect(await Promise.all([...first, b.load(3)])).toEqual([10, 20, 30]);
+    expect(r.batches).toEqual([[1, 2], [3]]);
+  });
+
   it('rejects every caller of a failed batch, and serves the next one', async () => {
     let fail = true;
     const b = new TickBatcher(async (keys: number[]) => {

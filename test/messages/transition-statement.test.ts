@@ -4,7 +4,7 @@ import { insertTestDevice } from '../support/devices.js';
 import { applyTransitions, applyTransitionsLean, transitionStatement } from '../../src/messages/transitions.js';
 import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids/ids.js';
-import { MESSAGE_COLUMNS, messageJsonSql, toMessage, type MessageRow } from '../../src/messages/message-row.js';
+import { MESSAGE_COLUMNS, messageJsonSql, toMessage, type MessageRow } from '../../src/messages/message.js';
 
 let app: TestApp;
 let key: string;

@@ -5,7 +5,7 @@ import { CLAIM_STATEMENT, claimDeliveries, type Claim } from '../../src/webhooks
 import { RECORD_DELIVERIES_STATEMENT, recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
 import type { TestApp } from '../support/harness.js';
 import { inHotTransaction } from '../../src/db/pool.js';
-import { deliveryRecovery, queuedMarkerKey } from '../../src/webhooks/recovery.js';
+import { deliveryRecovery } from '../../src/webhooks/recovery.js';
 import { createEndpoint, emitEvents, startAppWithQueue } from './support.js';
 
 let app: TestApp;
@@ -106,7 +106,7 @@ describe('claiming deliveries', () => {
 describe('leases and the recovery pass', () => {
   /** The deliveries of `endpointId` that one recovery pass (a fresh one, with BullMQ's data intact) offers again. */
   async function offeredByRecovery(endpointId: string): Promise<string[]> {
-    await app.ctx.redis.set(queuedMarkerKey(app.ctx.config.redisPrefix), 'test');
+    await app.ctx.redis.set(app.ctx.keys.webhooksQueued(), 'test');
     await deliveryRecovery(app.ctx, queue, app.ctx.redis)();
     const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
     return jobs.filter((j) => j.id?.includes('..') && j.data.endpointId === endpointId).flatMap((j) => j.data.deliveryIds);

@@ -3,12 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { endpointLanes } from '../../src/webhooks/worker/endpoint-lanes.js';
 import { endpointSlots } from '../../src/webhooks/worker/endpoint-slots.js';
+import { redisKeys } from '../../src/redis/keys.js';
 import { testRedis } from '../lua/redis.js';
 
 const { redis } = testRedis();
 afterAll(() => redis.quit());
 
-const slotsFor = () => endpointSlots(redis, `lanes${randomBytes(4).toString('hex')}`, 2, 10_000);
+const slotsFor = () => endpointSlots(redis, redisKeys(`lanes${randomBytes(4).toString('hex')}`), 2, 10_000);
 
 describe('endpoint lanes', () => {
   it('sends a job back for about half its expected wait when the line is long, and runs every admitted work', async () => {

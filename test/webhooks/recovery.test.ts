@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { addDeliveryJobs, bullConnection, groupIntoJobs, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
-import { queuedMarkerKey } from '../../src/webhooks/recovery.js';
 import { startWebhookWorkers } from '../../src/webhooks/workers.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
 
@@ -106,7 +105,7 @@ it('offers again deliveries overdue past the grace whose jobs are gone while Red
   const { app, receiver } = rig;
   // As if the relay died between its commit and its enqueue: the rows exist, their jobs do not.
   const { key, id } = await relayedWithoutWorker('overdue', 70, (queue) => queue.obliterate({ force: true }));
-  expect(await app.ctx.redis.exists(queuedMarkerKey(app.ctx.config.redisPrefix))).toBe(1);
+  expect(await app.ctx.redis.exists(app.ctx.keys.webhooksQueued())).toBe(1);
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
   await waitFor('70 delivered', async () => (await app.ctx.db.query(
     `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 70);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import type { MessageStatus } from '../schemas.js';
+import type { Message, MessageStatus } from '../message.js';
 
 /** What the messages of one send request share: everything but their id and recipient. */
 export interface BatchFields {
@@ -7,7 +7,7 @@ export interface BatchFields {
   body: string;
   status: MessageStatus;
   segments: number;
-  encoding: 'gsm7' | 'ucs2';
+  encoding: Message['encoding'];
   requestedDeviceId: string | null;
   simSubscriptionId: number | null;
   batchId: string;

@@ -1,6 +1,5 @@
 import type { HotDb, Queryable } from '../../db/pool.js';
-import { MESSAGE_COLUMNS, isoSql, messageJsonSql, type MessageEventRow, type MessageRow } from '../message-row.js';
-import { MESSAGE_STATUSES, type MessageStatus } from '../schemas.js';
+import { MESSAGE_COLUMNS, MESSAGE_STATUSES, isoSql, messageJsonSql, type MessageEventRow, type MessageRow, type MessageStatus } from '../message.js';
 
 export async function selectMessage(db: Queryable, orgId: string, id: string): Promise<MessageRow | undefined> {
   const { rows } = await db.query({

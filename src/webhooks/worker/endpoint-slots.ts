@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { runScript } from '../../redis/scripts.js';
+import type { RedisKeys } from '../../redis/keys.js';
 
 export interface EndpointSlots {
   /** How long a slot stays taken unless refreshed: a worker that dies blocks it this long at most. */
@@ -15,8 +16,8 @@ export interface EndpointSlots {
  * At most `limit` deliveries in flight per endpoint, across every worker process: a slow or
  * hanging receiver holds only its own slots (lua/acquireWebhookSlots-1.lua).
  */
-export function endpointSlots(redis: Redis, prefix: string, limit: number, holdMs: number): EndpointSlots {
-  const key = (endpointId: string) => `${prefix}:webhook-slots:${endpointId}`;
+export function endpointSlots(redis: Redis, keys: RedisKeys, limit: number, holdMs: number): EndpointSlots {
+  const key = (endpointId: string) => keys.webhookSlots(endpointId);
   return {
     holdMs,
     async acquire(endpointId, lanes) {

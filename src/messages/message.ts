@@ -1,6 +1,55 @@
-import type { Message, MessageEvent, MessageStatus } from './schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
 
-/** A messages row as selected by MESSAGE_COLUMNS. */
+/**
+ * What a Message is, in every form it takes: the public resource (schema and type), the row it
+ * is read from, and the three ways one is built (toMessage from a row, messageJsonSql in SQL,
+ * acceptedMessages from a send's fields). Kept side by side so that a field added to one is seen
+ * missing from the others.
+ */
+
+export const MESSAGE_STATUSES = [
+  'accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const TERMINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown']);
+
+const StatusSchema = Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)));
+
+export const MessageSchema = Type.Object({
+  id: Type.String(),
+  to: Type.String(),
+  body: Type.String(),
+  status: StatusSchema,
+  segments: Type.Integer(),
+  encoding: Type.Union([Type.Literal('gsm7'), Type.Literal('ucs2')]),
+  deviceId: Nullable(Type.String()),
+  requestedDeviceId: Nullable(Type.String()),
+  simSubscriptionId: Nullable(Type.Integer()),
+  batchId: Nullable(Type.String()),
+  resendOfId: Nullable(Type.String()),
+  failureCode: Nullable(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  claimedAt: NullableDateTime,
+  sentAt: NullableDateTime,
+  deliveredAt: NullableDateTime,
+  failedAt: NullableDateTime,
+  expiresAt: DateTime,
+});
+export type Message = Static<typeof MessageSchema>;
+
+export const MessageEventSchema = Type.Object({
+  fromStatus: Nullable(StatusSchema),
+  toStatus: StatusSchema,
+  source: Type.Union(['api', 'member', 'device', 'system'].map((s) => Type.Literal(s))),
+  code: Nullable(Type.String()),
+  deviceId: Nullable(Type.String()),
+  at: DateTime,
+});
+export type MessageEvent = Static<typeof MessageEventSchema>;
+
+/** A messages row as selected by MESSAGE_COLUMNS: what toMessage and messageJsonSql read. */
 export interface MessageRow {
   id: string;
   orgId: string;
@@ -8,7 +57,7 @@ export interface MessageRow {
   body: string;
   status: MessageStatus;
   segments: number;
-  encoding: 'gsm7' | 'ucs2';
+  encoding: Message['encoding'];
   deviceId: string | null;
   requestedDeviceId: string | null;
   simSubscriptionId: number | null;
@@ -71,6 +120,21 @@ export function toMessage(r: MessageRow): Message {
     failedAt: isoOrNull(r.failedAt),
     expiresAt: isoOf(r.expiresAt),
   };
+}
+
+/** What the messages of one send share, timestamps already as the API writes them. */
+export type SharedFields = Pick<
+  Message, 'body' | 'segments' | 'encoding' | 'requestedDeviceId' | 'simSubscriptionId' | 'batchId' | 'resendOfId' | 'createdAt' | 'expiresAt'
+>;
+
+/** The messages of a send as its 202 shows them, before any row is read back. */
+export function acceptedMessages(f: SharedFields, recipients: { id: string; to: string }[]): Message[] {
+  return recipients.map((r): Message => ({
+    id: r.id, to: r.to, body: f.body, status: 'queued', segments: f.segments, encoding: f.encoding,
+    deviceId: null, requestedDeviceId: f.requestedDeviceId, simSubscriptionId: f.simSubscriptionId,
+    batchId: f.batchId, resendOfId: f.resendOfId, failureCode: null, createdAt: f.createdAt, updatedAt: f.createdAt,
+    claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null, expiresAt: f.expiresAt,
+  }));
 }
 
 /** A timestamptz as the API writes it (toISOString), in SQL. */

@@ -1,0 +1,7 @@
+import type { Queryable } from '../../db/pool.js';
+
+/** Whether the outbox holds an event: one index probe, no transaction. */
+export async function anyUndispatchedEvent(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM events WHERE dispatched_at IS NULL LIMIT 1');
+  return rows.length > 0;
+}
