@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { runScript } from '../redis/scripts.js';
+import { enqueueMessages } from '../redis/scripts/enqueue-messages.js';
 
 /** A message on its way to a dispatch queue. */
 export interface DispatchEntry {
@@ -36,9 +36,10 @@ export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
 export async function enqueueForDispatch(ctx: AppContext, orgId: string, deviceId: string | null, entries: DispatchEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
   const k = ctx.keys.org(orgId);
-  const args: (string | number)[] = [deviceId ? 1 : 0];
-  for (const e of entries) args.push(e.id, e.score, e.meta);
-  return runScript<number>(ctx.redis, 'enqueueMessages', [k.orgQueue(), k.deviceQueue(deviceId ?? '-'), k.queueMeta()], args);
+  return enqueueMessages(ctx.redis, { orgQueue: k.orgQueue(), deviceQueue: k.deviceQueue(deviceId ?? '-'), queueMeta: k.queueMeta() }, {
+    pinnedToDevice: Boolean(deviceId),
+    messages: entries,
+  });
 }
 
 /** Groups entries by organization and target before queueing: the reconciler and rebuild mix them. */

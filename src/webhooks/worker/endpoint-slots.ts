@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { runScript } from '../../redis/scripts.js';
+import { acquireWebhookSlots } from '../../redis/scripts/acquire-webhook-slots.js';
 
 export interface EndpointSlots {
   /** How long a slot stays taken unless refreshed: a worker that dies blocks it this long at most. */
@@ -21,7 +21,7 @@ export function endpointSlots(redis: Redis, prefix: string, limit: number, holdM
     holdMs,
     async acquire(endpointId, lanes) {
       const now = Date.now();
-      return runScript<number>(redis, 'acquireWebhookSlots', [key(endpointId)], [now, limit, now + holdMs, holdMs * 2, ...lanes]);
+      return acquireWebhookSlots(redis, { slots: key(endpointId) }, { now, limit, expiresAt: now + holdMs, setTtlMs: holdMs * 2, lanes });
     },
     async refresh(endpointId, lane) {
       await redis.multi().zadd(key(endpointId), 'XX', Date.now() + holdMs, lane).pexpire(key(endpointId), holdMs * 2).exec();
