@@ -63,8 +63,8 @@ export async function claimJobs(ctx: AppContext, device: { orgId: string; device
     await syncDeviceState(ctx, device.deviceId);
     result = await run();
   }
-  // A state still missing after the sync: the device is gone from Postgres too.
   if (result.kind === 'revoked') return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
+  // A state still missing after the sync: the device is gone from Postgres too.
   if (result.kind === 'notSending' || result.kind === 'deviceStateMissing') return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
   if (result.kind === 'paced' || result.claimed.length === 0) return { jobs: [], retryAfterMs: result.retryAfterMs };
   const { retryAfterMs } = result;
