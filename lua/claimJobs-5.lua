@@ -18,8 +18,10 @@
   ARGV[4] pacing key prefix (…:pace:<deviceId>:), same hash tag
   ARGV[5] UTC day yyyymmdd
 
-  Returns {code, retryAfterMs, id1, meta1, sim1, id2, …}:
-    1  claimed (possibly nothing)
+  Returns {code, retryAfterMs, id1, meta1, sim1, id2, …} (sim: the message's SIM, else the
+  device's default, else -1):
+    1  claimed (possibly nothing); retryAfterMs is 0, or when the minute rolls over if pacing
+       held messages back
     0  nothing claimed because pacing is spent; retryAfterMs says when the minute rolls over
    -1  no device state in Redis: the caller loads it from Postgres and calls again
    -2  the device is revoked

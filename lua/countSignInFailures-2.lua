@@ -12,7 +12,10 @@
   ARGV[3] failures allowed per email in a window
   ARGV[4] 1: count a failure now; 0: only ask
 
-  Returns {allowed (1 or 0), milliseconds until the window of the counter at its limit ends}.
+  Returns {code, waitMs}:
+    1  allowed (counted when ARGV[4] is 1); waitMs is 0
+    0  refused, nothing counted; waitMs is the time until the window of the counter at its limit
+       ends
 ]]
 local window = tonumber(ARGV[1])
 local byAddress = tonumber(redis.call('GET', KEYS[1]) or '0')

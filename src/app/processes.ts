@@ -8,6 +8,7 @@ import { startWorkers, type Workers } from './workers.js';
 import { bootstrapDefaultOrg, firstOwnerSetupToken } from './bootstrap.js';
 import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
+import { checkEvictionPolicy } from '../redis/eviction-policy.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -52,6 +53,8 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
   let api: ApiServer | undefined;
   let workers: Workers | undefined;
   try {
+    // The embedded Redis is started with noeviction; REDIS_URL names one configured elsewhere.
+    if (baseConfig.redisUrl) await checkEvictionPolicy(ctx.redis, ctx.log);
     await migrate(ctx.db);
     const first = role === 'worker' ? null : await bootstrapDefaultOrg(ctx);
     const setupToken = role === 'worker' ? null : await firstOwnerSetupToken(ctx);

@@ -1,14 +1,18 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { runScriptMany } from '../redis/scripts.js';
+import { authenticateMany } from '../redis/scripts/authenticate.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { bearerToken, hashSecret, API_KEY_PREFIX } from './api-key-secret.js';
 import { findApiKeyByHash } from './api-key-store.js';
 import { cacheKeyRecord, type CachedKeyRecord } from './api-key-cache.js';
 import { isScope, type ApiPrincipal } from './principal.js';
 
-type AuthResult = [code: number, record: string, retryAfterMs: number];
-type ScriptReply = [code: number, record: string, retryAfterMs: number, granted: number];
+/** One request's answer: its key's batch result, with the tokens granted to the batch dealt out in arrival order. */
+type AuthResult =
+  | { kind: 'allowed'; record: string }
+  | { kind: 'notCached' }
+  | { kind: 'revoked' }
+  | { kind: 'rateLimited'; retryAfterMs: number };
 
 /**
  * Bearer API key → principal, spending one token of the key's request-rate bucket, in one Redis
@@ -32,16 +36,17 @@ export function apiKeyAuthenticator(ctx: AppContext) {
     let hashHex = hashes.get(token);
     if (hashHex === undefined) hashes.set(token, (hashHex = hashSecret(token).toString('hex')));
 
-    let [code, record, retryAfterMs] = await runAuth(hashHex);
-    if (code === 0) {
+    let result = await runAuth(hashHex);
+    if (result.kind === 'notCached') {
       const row = await findApiKeyByHash(ctx.db, Buffer.from(hashHex, 'hex'));
       if (!row) throw errors.unauthorized();
       await cacheKeyRecord(ctx, hashHex, row);
-      [code, record, retryAfterMs] = await runAuth(hashHex);
+      result = await runAuth(hashHex);
     }
-    if (code === -1 || code === 0) throw errors.unauthorized();
-    if (code === -2) throw errors.rateLimited('request rate of this API key exceeded', retryAfterMs / 1000);
+    if (result.kind === 'revoked' || result.kind === 'notCached') throw errors.unauthorized();
+    if (result.kind === 'rateLimited') throw errors.rateLimited('request rate of this API key exceeded', result.retryAfterMs / 1000);
 
+    const { record } = result;
     let parsed = principals.get(record);
     if (parsed === undefined) {
       const raw = JSON.parse(record) as CachedKeyRecord;
@@ -91,19 +96,20 @@ async function authenticateTogether(ctx: AppContext, hashes: string[]): Promise<
   for (const h of hashes) wanted.set(h, (wanted.get(h) ?? 0) + 1);
   const distinct = [...wanted.keys()];
   const now = Date.now();
-  const replies = await runScriptMany<ScriptReply>(ctx.redis, 'authenticate', distinct.map((h) => {
+  const results = await authenticateMany(ctx.redis, distinct.map((h) => {
     const k = ctx.keys.apiKey(h);
-    return { keys: [k.record(), k.bucket()], args: [now, ctx.config.keyRatePerSecond, ctx.config.keyRateBurst, wanted.get(h)!] };
+    return {
+      keys: { record: k.record(), bucket: k.bucket() },
+      args: { now, defaultRatePerSecond: ctx.config.keyRatePerSecond, defaultBurst: ctx.config.keyRateBurst, requests: wanted.get(h)! },
+    };
   }));
-  const byHash = new Map(distinct.map((h, i) => [h, replies[i]!]));
+  const byHash = new Map(distinct.map((h, i) => [h, results[i]!]));
   const admitted = new Map<string, number>();
-  return hashes.map((h) => {
-    const reply = byHash.get(h)!;
-    if (reply instanceof Error) return reply;
-    const [code, record, retryAfterMs, granted] = reply;
-    if (code !== 1) return [code, record, retryAfterMs];
+  return hashes.map((h): AuthResult | Error => {
+    const result = byHash.get(h)!;
+    if (result instanceof Error || result.kind !== 'allowed') return result;
     const n = admitted.get(h) ?? 0;
     admitted.set(h, n + 1);
-    return n < granted ? [1, record, 0] : [-2, '', retryAfterMs];
+    return n < result.granted ? { kind: 'allowed', record: result.record } : { kind: 'rateLimited', retryAfterMs: result.retryAfterMs };
   });
 }

@@ -1,5 +1,6 @@
 import type { Infrastructure } from '../context/app-context.js';
-import { runScript } from '../redis/scripts.js';
+import { claimJobs as claimFromQueues } from '../redis/scripts/claim-jobs.js';
+import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
 import type { ClaimWriter } from './claim-writer.js';
@@ -41,26 +42,25 @@ export const MAX_CLAIM = 100;
 export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
   const k = ctx.keys.org(device.orgId);
   const run = () =>
-    runScript<(string | number)[]>(
+    claimFromQueues(
       ctx.redis,
-      'claimJobs',
-      [k.deviceQueue(device.deviceId), k.orgQueue(), k.queueMeta(), k.deviceState(device.deviceId), k.claiming()],
-      [device.deviceId, Math.min(Math.max(1, max), MAX_CLAIM), Date.now(), k.pacingPrefix(device.deviceId), utcDay()],
+      {
+        deviceQueue: k.deviceQueue(device.deviceId), orgQueue: k.orgQueue(), queueMeta: k.queueMeta(),
+        deviceState: k.deviceState(device.deviceId), claiming: k.claiming(),
+      },
+      { deviceId: device.deviceId, max: Math.min(Math.max(1, max), MAX_CLAIM), now: Date.now(), pacingPrefix: k.pacingPrefix(device.deviceId), utcDay: utcDay() },
     );
-  let reply = await run();
-  if (reply[0] === -1) {
+  let result = await run();
+  if (result.kind === 'deviceStateMissing') {
     await syncDeviceState(ctx, device.deviceId);
-    reply = await run();
+    result = await run();
   }
-  const code = Number(reply[0]);
-  if (code === -2) return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
-  if (code === -3 || code === -1) return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
-  const retryAfterMs = Number(reply[1]);
-  const picked: { id: string; meta: DispatchMeta; sim: number }[] = [];
-  for (let i = 2; i < reply.length; i += 3) {
-    picked.push({ id: String(reply[i]), meta: JSON.parse(String(reply[i + 1])) as DispatchMeta, sim: Number(reply[i + 2]) });
-  }
-  if (picked.length === 0) return { jobs: [], retryAfterMs };
+  if (result.kind === 'revoked') return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
+  // A state still missing after the sync: the device is gone from Postgres too.
+  if (result.kind === 'notSending' || result.kind === 'deviceStateMissing') return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
+  if (result.kind === 'paced' || result.claimed.length === 0) return { jobs: [], retryAfterMs: result.retryAfterMs };
+  const { retryAfterMs } = result;
+  const picked = result.claimed.map((c) => ({ id: c.id, meta: JSON.parse(c.meta) as DispatchMeta, sim: c.sim }));
 
   const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
   if (won === null) {
@@ -70,7 +70,7 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
   // Postgres has decided; the claiming set only needs to hear it. The phone need not wait for
   // that: should the confirmation be lost, the claiming-set sweep finds the messages no longer
   // queued in Postgres and drops them.
-  runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], picked.map((p) => p.id)).catch((err: unknown) =>
+  confirmClaims(ctx.redis, { claiming: k.claiming(), queueMeta: k.queueMeta() }, { messageIds: picked.map((p) => p.id) }).catch((err: unknown) =>
     ctx.log.warn({ err, deviceId: device.deviceId }, 'claim confirmation deferred to the sweep'),
   );
   const jobs = picked

@@ -1,14 +1,15 @@
 import type { Infrastructure } from '../context/app-context.js';
-import { runScript } from '../redis/scripts.js';
+import { enqueueMessages } from '../redis/scripts/enqueue-messages.js';
 import type { DispatchEntry } from './entries.js';
 
 /** Queues messages of one organization and one target (a device, or any phone) in one Lua call. */
 async function enqueueForTarget(ctx: Infrastructure, orgId: string, deviceId: string | null, entries: DispatchEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
   const k = ctx.keys.org(orgId);
-  const args: (string | number)[] = [deviceId ? 1 : 0];
-  for (const e of entries) args.push(e.id, e.score, e.meta);
-  return runScript<number>(ctx.redis, 'enqueueMessages', [k.orgQueue(), k.deviceQueue(deviceId ?? '-'), k.queueMeta()], args);
+  return enqueueMessages(ctx.redis, { orgQueue: k.orgQueue(), deviceQueue: k.deviceQueue(deviceId ?? '-'), queueMeta: k.queueMeta() }, {
+    pinnedToDevice: Boolean(deviceId),
+    messages: entries,
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../context/app-context.js';
-import { runScript } from '../redis/scripts.js';
+import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 
 /**
  * Ends the Redis claim of messages Postgres never gave a phone (the claim was refused, or its
@@ -20,6 +20,6 @@ export async function returnToQueues(ctx: Infrastructure, orgId: string, ids: st
     await m.exec();
   }
   const drop = ids.filter((id) => !requeue.has(id));
-  if (drop.length > 0) await runScript(ctx.redis, 'confirmClaims', [k.claiming(), k.queueMeta()], drop);
+  if (drop.length > 0) await confirmClaims(ctx.redis, { claiming: k.claiming(), queueMeta: k.queueMeta() }, { messageIds: drop });
   return requeue.size;
 }

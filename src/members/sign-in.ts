@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { runScript } from '../redis/scripts.js';
+import { countSignInFailures } from '../redis/scripts/count-sign-in-failures.js';
 import { verifyPassword } from './password.js';
 import { findMemberByEmail, markSignedIn, organizationsOf } from './member-store.js';
 import { insertSession } from './session-store.js';
@@ -17,12 +17,10 @@ export interface NewSession {
 
 async function failures(ctx: AppContext, address: string, email: string, count: boolean): Promise<void> {
   const k = ctx.keys.signInFailures(address || 'unknown', createHash('sha256').update(email).digest('hex').slice(0, 32));
-  const [allowed, waitMs] = await runScript<[number, number]>(ctx.redis, 'countSignInFailures', [k.byAddress, k.byEmail], [
-    SIGN_IN_LIMITS.windowMs, SIGN_IN_LIMITS.perAddress, SIGN_IN_LIMITS.perEmail, count ? 1 : 0,
-  ]);
-  if (allowed === 0) {
-    const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-    throw errors.rateLimited(`too many sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, waitMs / 1000);
+  const attempt = await countSignInFailures(ctx.redis, { byAddress: k.byAddress, byEmail: k.byEmail }, { ...SIGN_IN_LIMITS, countFailure: count });
+  if (!attempt.allowed) {
+    const minutes = Math.max(1, Math.ceil(attempt.waitMs / 60_000));
+    throw errors.rateLimited(`too many sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, attempt.waitMs / 1000);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { runScript } from '../redis/scripts.js';
+import { admitSend as admitInRedis } from '../redis/scripts/admit-send.js';
+import { releaseSend } from '../redis/scripts/release-send.js';
 import { secondsToNextUtcDay, utcDay } from '../redis/keys.js';
 import { seedDailyCount } from './daily-count.js';
 
@@ -55,31 +56,36 @@ export async function admitSend(
   const ledger = k.sendReservations();
   const useKey = q.idempotencyKey !== undefined;
   const run = () =>
-    runScript<[number, string]>(ctx.redis, 'admitSend', [idemKey, dailyKey, ledger], [
-      useKey ? 1 : 0, q.requestHash, q.count, q.dailyLimit, PENDING_TTL_SECONDS, admittedAt, SEND_TIMING.takeoverAfterMs, q.batchId,
-      q.idempotencyKey ?? '',
-    ]);
+    admitInRedis(ctx.redis, { idempotency: idemKey, dailyCount: dailyKey, reservations: ledger }, {
+      idempotencyKey: q.idempotencyKey, requestHash: q.requestHash, count: q.count, dailyLimit: q.dailyLimit,
+      pendingTtlSeconds: PENDING_TTL_SECONDS, now: admittedAt, takeoverAfterMs: SEND_TIMING.takeoverAfterMs, batchId: q.batchId,
+    });
 
-  let [code, payload] = await run();
-  if (code === -4) {
+  let result = await run();
+  if (result.kind === 'counterMissing') {
     await seedDailyCount(ctx, q.orgId, utcDay(new Date(admittedAt)), Date.now() + SEND_TIMING.recountAfterSeedMs);
-    [code, payload] = await run();
+    result = await run();
   }
-  if (code === 2) return { kind: 'replay', responseJson: payload };
-  if (code === -1) throw errors.conflict('this idempotency-key was already used with a different request');
-  if (code === -2) throw errors.conflict('a request with this idempotency-key is still being processed; retry shortly');
-  if (code === -3) {
-    throw errors.rateLimited(
-      `daily message limit of ${q.dailyLimit} reached (${payload} sent today, ${q.count} more requested); it resets at 00:00 UTC`,
-      secondsToNextUtcDay(),
-    );
+  switch (result.kind) {
+    case 'replay':
+      return { kind: 'replay', responseJson: result.responseJson };
+    case 'requestMismatch':
+      throw errors.conflict('this idempotency-key was already used with a different request');
+    case 'stillInFlight':
+      throw errors.conflict('a request with this idempotency-key is still being processed; retry shortly');
+    case 'dailyLimitReached':
+      throw errors.rateLimited(
+        `daily message limit of ${q.dailyLimit} reached (${result.countToday} sent today, ${q.count} more requested); it resets at 00:00 UTC`,
+        secondsToNextUtcDay(),
+      );
+    case 'counterMissing':
+      throw new Error('admitSend found no daily counter right after seeding it');
   }
-  if (code === 3 || code === 4) ctx.log.warn({ orgId: q.orgId, idempotencyKey: q.idempotencyKey }, 'idempotency key taken over from a request that did not finish');
-  else if (code !== 1) throw new Error(`admitSend returned ${code}`);
+  if (result.takeover !== 'none') ctx.log.warn({ orgId: q.orgId, idempotencyKey: q.idempotencyKey }, 'idempotency key taken over from a request that did not finish');
 
   const reservation = reservationMember(q.batchId, q.count, q.idempotencyKey);
   // An inherited count is the taken-over request's too: refunded only once neither can commit (the reconciler knows).
-  const inherited = code === 4;
+  const inherited = result.takeover === 'inherited';
   return {
     kind: 'admitted',
     admittedAt,
@@ -121,8 +127,9 @@ export async function releaseReservation(
   const parsed = parseReservation(r.reservation);
   if (!parsed) throw new Error(`malformed send reservation ${r.reservation}`);
   const k = ctx.keys.org(r.orgId);
-  const refunded = await runScript<number>(ctx.redis, 'releaseSend',
-    [k.idempotency(r.idempotencyKey ?? '-'), k.dailyCount(utcDay(new Date(r.admittedAt))), k.sendReservations()],
-    [r.reservation, parsed.count, parsed.batchId, r.mode]);
-  return refunded === 1;
+  return releaseSend(
+    ctx.redis,
+    { idempotency: k.idempotency(r.idempotencyKey ?? '-'), dailyCount: k.dailyCount(utcDay(new Date(r.admittedAt))), reservations: k.sendReservations() },
+    { reservation: r.reservation, count: parsed.count, batchId: parsed.batchId, mode: r.mode },
+  );
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { parseReservation, releaseReservation, SEND_TIMING } from './admission.js';
 import { countDaysMessages, dayStartMs } from './daily-count.js';
-import { runScript } from '../redis/scripts.js';
+import { raiseDailyCount } from '../redis/scripts/raise-daily-count.js';
 
 const ORGS_PER_ROUND = 500;
 const PER_ORG = 1000;
@@ -107,8 +107,8 @@ export async function recountSeededCounters(ctx: AppContext, now = Date.now()): 
     const committed = ledger.length > 0 ? await committedOf(ctx, ledger) : () => false;
     const inFlight = ledger.reduce((sum, r) => sum + (committed(r) ? 0 : r.count), 0);
     const before = await ctx.redis.get(keys.dailyCount(utcDay));
-    const after = await runScript<number>(ctx.redis, 'raiseDailyCount', [keys.dailyCount(utcDay)], [rows + inFlight]);
-    if (before !== null && after > Number(before)) {
+    const after = await raiseDailyCount(ctx.redis, { dailyCount: keys.dailyCount(utcDay) }, { floor: rows + inFlight });
+    if (before !== null && after !== null && after > Number(before)) {
       raised++;
       ctx.log.warn({ orgId, utcDay, from: Number(before), to: after }, 'daily counter raised: sends in flight when Redis lost its data committed after its seed');
     }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { defineScripts } from './scripts/lua-scripts.js';
 
 export type { Redis };
 
@@ -10,6 +11,7 @@ const COMMAND_TIMEOUT_MS = 10_000;
  * hanging, and nothing half-written is acknowledged. Workers use their own connections.
  * A Redis that accepts the connection but stops answering (stalled, network cut) would still
  * hold every request forever: fail-fast commands give up after COMMAND_TIMEOUT_MS.
+ * Every Lua script is defined on the connection here, before its first command.
  */
 export function createRedis(url: string, opts: { failFast?: boolean; name?: string; onError?: (err: Error) => void } = {}): Redis {
   const redis = new Redis(url, {
@@ -19,6 +21,7 @@ export function createRedis(url: string, opts: { failFast?: boolean; name?: stri
     ...(opts.failFast ? { commandTimeout: COMMAND_TIMEOUT_MS } : {}),
     lazyConnect: false,
   });
+  defineScripts(redis);
   // ioredis reconnects by itself; an unhandled 'error' event would only print noise.
   redis.on('error', opts.onError ?? (() => undefined));
   return redis;

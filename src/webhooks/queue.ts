@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { AppContext } from '../context/app-context.js';
+import { defineScripts } from '../redis/scripts/lua-scripts.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 /** Deliveries per job: one endpoint's, due at about the same time. */
@@ -27,9 +28,14 @@ export interface DeliveryToQueue {
 
 export type DeliveryQueue = Queue<DeliveryJobData>;
 
-/** BullMQ wants connections that retry forever (maxRetriesPerRequest null); workers keep trying. */
+/**
+ * BullMQ wants connections that retry forever (maxRetriesPerRequest null); workers keep trying.
+ * Hafatra's scripts are defined on them too: the delivery worker takes endpoint slots through one.
+ */
 export function bullConnection(ctx: AppContext, name: string): Redis {
-  return new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: null, connectionName: name });
+  const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: null, connectionName: name });
+  defineScripts(redis);
+  return redis;
 }
 
 export function openDeliveryQueue(ctx: AppContext, connection: Redis): DeliveryQueue {

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { pairTestPhone, sendMessages, eventually } from '../support/phones.js';
 import { recoverInterruptedClaims } from '../../src/dispatch/sweeps.js';
-import { runScript } from '../../src/redis/scripts.js';
-import { utcDay } from '../../src/redis/keys.js';
+import { claimInRedisOnly } from '../support/redis-half-claim.js';
 import type { Job } from '../../src/phone/protocol.js';
 
 let app: TestApp;
@@ -19,8 +18,7 @@ it('wakes the phones for the messages of an interrupted claim it puts back, with
   const [id] = await sendMessages(app, key, 1);
   const k = app.ctx.keys.org(org.id);
   // The Redis half of a claim whose Postgres half never happened (a Postgres outage, a crash).
-  await runScript(app.ctx.redis, 'claimJobs', [k.deviceQueue(phone.deviceId), k.orgQueue(), k.queueMeta(), k.deviceState(phone.deviceId), k.claiming()],
-    [phone.deviceId, 5, Date.now(), k.pacingPrefix(phone.deviceId), utcDay()]);
+  await claimInRedisOnly(app.ctx, org.id, phone.deviceId);
   await app.ctx.redis.zadd(k.claiming(), Date.now() - 60_000, id!);
   await phone.client.connect();
   // Connected and idle: its claim on connect found nothing.

@@ -111,6 +111,12 @@ describe('claiming', () => {
     expect(r.jobs).toHaveLength(1);
   });
 
+  it('gives nothing to a device Postgres does not know either', async () => {
+    const { key, orgId } = await orgWithPhones(1, { pacing: 1000 });
+    await send(key, { to: '+261340000008', body: 'for a real phone' });
+    expect(await app.ctx.dispatch.claim({ orgId, deviceId: 'dev_unknown' }, 10)).toEqual({ jobs: [], retryAfterMs: 0, refused: 'not_sending' });
+  });
+
   it('does not hand out a message cancelled after it was queued', async () => {
     const { key, orgId, devices } = await orgWithPhones(1, { pacing: 1000 });
     const sent = await send(key, { to: '+261340000006', body: 'cancel me' });

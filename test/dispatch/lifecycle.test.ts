@@ -6,8 +6,7 @@ import { flushPrefix } from '../support/redis.js';
 import { writeReports } from '../../src/dispatch/status-reports.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../../src/dispatch/sweeps.js';
 import { syncDeviceState } from '../../src/devices/device-state.js';
-import { runScript } from '../../src/redis/scripts.js';
-import { utcDay } from '../../src/redis/keys.js';
+import { claimInRedisOnly } from '../support/redis-half-claim.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -135,8 +134,7 @@ describe('sweeps', () => {
     const [id] = await send();
     const k = app.ctx.keys.org(orgId);
     // The Redis half of a claim, without the Postgres half.
-    await runScript(app.ctx.redis, 'claimJobs', [k.deviceQueue(devices[0]!), k.orgQueue(), k.queueMeta(), k.deviceState(devices[0]!), k.claiming()],
-      [devices[0]!, 5, Date.now(), k.pacingPrefix(devices[0]!), utcDay()]);
+    await claimInRedisOnly(app.ctx, orgId, devices[0]!);
     expect((await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 5)).jobs).toHaveLength(0);
     await app.ctx.redis.zadd(k.claiming(), Date.now() - 60_000, id!);
     expect(await recoverInterruptedClaims(app.ctx)).toBeGreaterThanOrEqual(1);
@@ -157,8 +155,7 @@ describe('sweeps', () => {
         const { orgId, devices, send } = await setup();
         const [id] = await send();
         const k = app.ctx.keys.org(orgId);
-        await runScript(app.ctx.redis, 'claimJobs', [k.deviceQueue(devices[0]!), k.orgQueue(), k.queueMeta(), k.deviceState(devices[0]!), k.claiming()],
-          [devices[0]!, 5, Date.now(), k.pacingPrefix(devices[0]!), utcDay()]);
+        await claimInRedisOnly(app.ctx, orgId, devices[0]!);
         await app.ctx.redis.zadd(k.claiming(), Date.now() - 60_000, id!);
         stuck.push({ orgId, deviceId: devices[0]!, id: id! });
       }

@@ -1,13 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript } from '../../src/redis/scripts.js';
+import { acquireWebhookSlots } from '../../src/redis/scripts/acquire-webhook-slots.js';
 import { testRedis } from './redis.js';
 
 const { redis, key } = testRedis();
 afterAll(() => redis.quit());
 
-/** acquireWebhookSlots(KEYS slots; ARGV now, limit, expiresAt, ttlMs, lanes...) */
 const acquire = (suffix: string, now: number, limit: number, lanes: string[], expiresAt = now + 1000) =>
-  runScript<number>(redis, 'acquireWebhookSlots', [key(`slots${suffix}`)], [now, limit, expiresAt, 60_000, ...lanes]);
+  acquireWebhookSlots(redis, { slots: key(`slots${suffix}`) }, { now, limit, expiresAt, setTtlMs: 60_000, lanes });
 
 describe('lua/acquireWebhookSlots', () => {
   it('gives slots to the first lanes up to the limit', async () => {

@@ -1,13 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript } from '../../src/redis/scripts.js';
+import { enqueueMessages } from '../../src/redis/scripts/enqueue-messages.js';
 import { testRedis } from './redis.js';
 
 const { redis, key } = testRedis();
 afterAll(() => redis.quit());
 
-/** enqueueMessages(KEYS orgQueue, deviceQueue, meta; ARGV pinned, then id, score, json triples) */
 const enqueue = (pinned: boolean, suffix: string, entries: [string, number, string][]) =>
-  runScript<number>(redis, 'enqueueMessages', [key(`q${suffix}`), key(`qdev${suffix}`), key(`meta${suffix}`)], [pinned ? 1 : 0, ...entries.flat()]);
+  enqueueMessages(redis, { orgQueue: key(`q${suffix}`), deviceQueue: key(`qdev${suffix}`), queueMeta: key(`meta${suffix}`) }, {
+    pinnedToDevice: pinned,
+    messages: entries.map(([id, score, meta]) => ({ id, score, meta })),
+  });
 
 describe('lua/enqueueMessages', () => {
   it('queues on the organization queue with the dispatch details beside it', async () => {

@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript } from '../../src/redis/scripts.js';
+import { raiseDailyCount } from '../../src/redis/scripts/raise-daily-count.js';
 import { testRedis } from './redis.js';
 
 const { redis, key } = testRedis();
 afterAll(() => redis.quit());
 
-/** raiseDailyCount(KEYS counter; ARGV floor) */
-const raise = (counter: string, floor: number) => runScript<number>(redis, 'raiseDailyCount', [counter], [floor]);
+const raise = (counter: string, floor: number) => raiseDailyCount(redis, { dailyCount: counter }, { floor });
 
 describe('raiseDailyCount', () => {
   it('raises a counter below the floor and keeps its expiry', async () => {
@@ -24,9 +23,9 @@ describe('raiseDailyCount', () => {
     expect(await redis.get(counter)).toBe('9');
   });
 
-  it('creates no counter: a missing one is seeded by the next send', async () => {
+  it('answers null and creates no counter: a missing one is seeded by the next send', async () => {
     const counter = key('daily-missing');
-    expect(await raise(counter, 5)).toBe(-1);
+    expect(await raise(counter, 5)).toBeNull();
     expect(await redis.exists(counter)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { runScript } from '../../redis/scripts.js';
+import { acquireWebhookSlots } from '../../redis/scripts/acquire-webhook-slots.js';
 import type { RedisKeys } from '../../redis/keys.js';
 
 export interface EndpointSlots {
@@ -22,7 +22,7 @@ export function endpointSlots(redis: Redis, keys: RedisKeys, limit: number, hold
     holdMs,
     async acquire(endpointId, lanes) {
       const now = Date.now();
-      return runScript<number>(redis, 'acquireWebhookSlots', [key(endpointId)], [now, limit, now + holdMs, holdMs * 2, ...lanes]);
+      return acquireWebhookSlots(redis, { slots: key(endpointId) }, { now, limit, expiresAt: now + holdMs, setTtlMs: holdMs * 2, lanes });
     },
     async refresh(endpointId, lane) {
       await redis.multi().zadd(key(endpointId), 'XX', Date.now() + holdMs, lane).pexpire(key(endpointId), holdMs * 2).exec();

@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+import { evalScript, luaScript, unexpectedReply } from './lua-scripts.js';
+
+const script = luaScript('claimJobs');
+
+/** The first element of lua/claimJobs-5.lua's reply. */
+export const ClaimJobsCode = { claimed: 1, paced: 0, deviceStateMissing: -1, revoked: -2, notSending: -3 } as const;
+
+export interface ClaimJobsKeys {
+  deviceQueue: string;
+  orgQueue: string;
+  queueMeta: string;
+  deviceState: string;
+  claiming: string;
+}
+
+export interface ClaimJobsArgs {
+  deviceId: string;
+  max: number;
+  now: number;
+  /** `…:pace:<deviceId>:`, in the keys' hash slot. */
+  pacingPrefix: string;
+  /** yyyymmdd */
+  utcDay: string;
+}
+
+/** A message handed to the phone: its dispatch JSON as queued, and the SIM it goes out on (-1: the phone's choice). */
+export interface ClaimedMessage {
+  id: string;
+  meta: string;
+  sim: number;
+}
+
+export type ClaimJobsResult =
+  /** retryAfterMs > 0 when pacing held some messages back. */
+  | { kind: 'claimed'; claimed: ClaimedMessage[]; retryAfterMs: number }
+  /** Nothing claimed: pacing is spent until the minute rolls over. */
+  | { kind: 'paced'; retryAfterMs: number }
+  /** The device's state is not in Redis: load it from Postgres and call again. */
+  | { kind: 'deviceStateMissing' }
+  | { kind: 'revoked' }
+  /** Outbound disabled or draining. */
+  | { kind: 'notSending' };
+
+/** Hands queued messages to one phone (lua/claimJobs-5.lua). */
+export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJobsArgs): Promise<ClaimJobsResult> {
+  const reply = (await evalScript(
+    redis,
+    script,
+    [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming],
+    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay],
+  )) as (string | number)[];
+  switch (reply[0]) {
+    case ClaimJobsCode.claimed: {
+      const claimed: ClaimedMessage[] = [];
+      for (let i = 2; i < reply.length; i += 3) claimed.push({ id: String(reply[i]), meta: String(reply[i + 1]), sim: Number(reply[i + 2]) });
+      return { kind: 'claimed', claimed, retryAfterMs: Number(reply[1]) };
+    }
+    case ClaimJobsCode.paced:
+      return { kind: 'paced', retryAfterMs: Number(reply[1]) };
+    case ClaimJobsCode.deviceStateMissing:
+      return { kind: 'deviceStateMissing' };
+    case ClaimJobsCode.revoked:
+      return { kind: 'revoked' };
+    case ClaimJobsCode.notSending:
+      return { kind: 'notSending' };
+    default:
+      throw unexpectedReply(script, reply);
+  }
+}

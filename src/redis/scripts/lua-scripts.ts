@@ -1,0 +1,86 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { luaDir } from '../../paths.js';
+
+/**
+ * Lua scripts live one per file in lua/, named `<name>-<numberOfKeys>.lua` (BullMQ's convention).
+ * Each is registered with ioredis under `<name>_<sha8>`, so a deploy never runs a stale script
+ * under the same name, and ioredis sends EVALSHA (falling back to EVAL on NOSCRIPT, e.g. after
+ * Redis was flushed). Callers use the typed function of each script, next to this file.
+ */
+export interface LuaScript {
+  name: string;
+  numberOfKeys: number;
+  lua: string;
+  command: string;
+}
+
+export type LuaArg = string | number;
+
+export function loadLuaScripts(dir = luaDir): Map<string, LuaScript> {
+  const scripts = new Map<string, LuaScript>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua')).sort()) {
+    const match = /^(.+)-(\d+)\.lua$/.exec(file);
+    if (!match) throw new Error(`lua/${file}: name must be <name>-<numberOfKeys>.lua`);
+    const lua = readFileSync(join(dir, file), 'utf8');
+    const sha8 = createHash('sha1').update(lua).digest('hex').slice(0, 8);
+    const name = match[1]!;
+    scripts.set(name, { name, numberOfKeys: Number(match[2]), lua, command: `${name}_${sha8}` });
+  }
+  return scripts;
+}
+
+// Read once per process: a handful of small files, needed by the first connection anyway.
+const scripts = loadLuaScripts();
+
+/** Gives a new connection (and its pipelines) every script as a command: done when it is created. */
+export function defineScripts(redis: Redis): void {
+  for (const s of scripts.values()) redis.defineCommand(s.command, { numberOfKeys: s.numberOfKeys, lua: s.lua });
+}
+
+/** The script of lua/<name>-N.lua: looked up when its typed function's module loads, so a renamed file fails at start. */
+export function luaScript(name: string): LuaScript {
+  const script = scripts.get(name);
+  if (!script) throw new Error(`no Lua script named ${name} in lua/`);
+  return script;
+}
+
+type ScriptCommand = (...a: LuaArg[]) => Promise<unknown>;
+
+function commandOf(target: object, script: LuaScript): ScriptCommand {
+  const command = (target as Record<string, ScriptCommand | undefined>)[script.command];
+  if (!command) throw new Error(`this Redis connection has no Lua scripts: open it with createRedis (or call defineScripts on it)`);
+  return command;
+}
+
+function checkKeys(script: LuaScript, keys: string[]): void {
+  if (keys.length !== script.numberOfKeys) throw new Error(`script ${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
+}
+
+/** Runs a script atomically and answers its raw reply, for its typed function to decode. */
+export function evalScript(redis: Redis, script: LuaScript, keys: string[], args: LuaArg[]): Promise<unknown> {
+  checkKeys(script, keys);
+  return commandOf(redis, script).call(redis, ...keys, ...args);
+}
+
+/**
+ * Runs one script many times in one pipeline (one write, one read): for callers that batch
+ * concurrent requests. Each entry is the raw reply or the Error that call raised.
+ */
+export async function evalScriptMany(redis: Redis, script: LuaScript, calls: { keys: string[]; args: LuaArg[] }[]): Promise<unknown[]> {
+  const pipeline = redis.pipeline();
+  const command = commandOf(pipeline, script);
+  for (const c of calls) {
+    checkKeys(script, c.keys);
+    void command.call(pipeline, ...c.keys, ...c.args);
+  }
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([err, value]) => err ?? value);
+}
+
+/** A reply no version of the script gives: the script and its typed function disagree. */
+export function unexpectedReply(script: LuaScript, reply: unknown): Error {
+  return new Error(`Lua script ${script.name} answered ${JSON.stringify(reply)}, which its typed function does not know`);
+}
