@@ -30,7 +30,10 @@ function connect() {
   };
   ws.onmessage = (e) => {
     const frame = JSON.parse(String(e.data)) as { type: string };
-    listeners.forEach((l) => l.topic === frame.type && l.fn(frame));
+    // The server pushes only changes after its hello: whatever changed while this page had no
+    // socket (a reconnect, a switch of pages) is fetched once now.
+    if (frame.type === 'hello') listeners.forEach((l) => l.fn({ type: l.topic }));
+    else listeners.forEach((l) => l.topic === frame.type && l.fn(frame));
   };
   ws.onclose = () => {
     socket = null;
@@ -53,10 +56,13 @@ export function useLive(topic: LiveTopic, fn: Listener) {
     if (!connected) startPolling();
     return () => {
       listeners.delete(entry);
-      if (listeners.size === 0) {
+      // A switch of pages unmounts one page's listeners just before the next page's mount: the
+      // socket is kept unless nobody listens a moment later.
+      setTimeout(() => {
+        if (listeners.size > 0) return;
         stopPolling();
         socket?.close();
-      }
+      }, 1000);
     };
   }, [topic]);
 }
