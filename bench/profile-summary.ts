@@ -19,8 +19,11 @@ export function selfTimes(profile: CpuProfile): { byFunction: Map<string, number
 }
 
 function top(map: Map<string, number>, total: number, n: number): string {
-  return [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
-    .map(([k, ms]) => `${(100 * ms / total).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${k}`).join('\n');
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, ms]) => `${((100 * ms) / total).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${k}`)
+    .join('\n');
 }
 
 if (process.argv[2]) {

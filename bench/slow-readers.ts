@@ -80,10 +80,16 @@ await new Promise((r) => setTimeout(r, 3000));
 latencies.sort((a, b) => a - b);
 const q = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(0) : '-');
 const probes = latencies.length + timeouts + failures;
-console.log(JSON.stringify({
-  connections, seconds, interval, path: values.path,
-  requestsSentByNonReaders: sent, nonReadersCutByServer: cut,
-  rssMb: { baseline: Math.round(baseline), peak: Math.round(peak), after: Math.round(rssMb()) },
-  probe: { requests: probes, ok: latencies.length, timeouts, failures, timeoutShare: probes ? +(timeouts / probes).toFixed(3) : 0, p50ms: q(0.5), p99ms: q(0.99), maxMs: q(1) },
-}));
+console.log(
+  JSON.stringify({
+    connections,
+    seconds,
+    interval,
+    path: values.path,
+    requestsSentByNonReaders: sent,
+    nonReadersCutByServer: cut,
+    rssMb: { baseline: Math.round(baseline), peak: Math.round(peak), after: Math.round(rssMb()) },
+    probe: { requests: probes, ok: latencies.length, timeouts, failures, timeoutShare: probes ? +(timeouts / probes).toFixed(3) : 0, p50ms: q(0.5), p99ms: q(0.99), maxMs: q(1) },
+  }),
+);
 process.exit(0);

@@ -7,7 +7,7 @@ function findRoot(start: string): string {
   let dir = start;
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + start);
+    if (parent === dir) throw new Error(`package.json not found above ${start}`);
     dir = parent;
   }
   return dir;

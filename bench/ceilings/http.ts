@@ -17,14 +17,27 @@ export async function measureHelloWorld(s: RunSettings): Promise<HelloSweep> {
     const get: LoadResult[] = [];
     const body = sendBody();
     for (const connections of s.sweep) {
-      post.push(await runLoad({
-        label: 'ceiling hello POST', url: `${url}/v1/messages`, method: 'POST', connections, seconds: s.seconds, body,
-        headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
-      }));
-      get.push(await runLoad({
-        label: 'ceiling hello GET', url: `${url}/v1/messages/msg_x`, method: 'GET', connections, seconds: s.seconds,
-        headers: { authorization: 'Bearer x' },
-      }));
+      post.push(
+        await runLoad({
+          label: 'ceiling hello POST',
+          url: `${url}/v1/messages`,
+          method: 'POST',
+          connections,
+          seconds: s.seconds,
+          body,
+          headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+        }),
+      );
+      get.push(
+        await runLoad({
+          label: 'ceiling hello GET',
+          url: `${url}/v1/messages/msg_x`,
+          method: 'GET',
+          connections,
+          seconds: s.seconds,
+          headers: { authorization: 'Bearer x' },
+        }),
+      );
     }
     return { post, get };
   } finally {

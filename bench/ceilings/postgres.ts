@@ -45,9 +45,6 @@ async function insertBatch(pool: pg.Pool, to: string[]): Promise<void> {
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[],
        $9::timestamptz[], $10::timestamptz[])
        AS t(id, org_id, to_number, body, status, segments, encoding, batch_id, created_at, expires_at)`,
-    [
-      newIds('message', n), fill('org_bench'), to, fill('Hafatra bench: your code is 482913.'), fill('accepted'),
-      fill(1), fill('gsm7'), fill(batchId), fill(now), fill(expires),
-    ],
+    [newIds('message', n), fill('org_bench'), to, fill('Hafatra bench: your code is 482913.'), fill('accepted'), fill(1), fill('gsm7'), fill(batchId), fill(now), fill(expires)],
   );
 }

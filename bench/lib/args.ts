@@ -28,7 +28,13 @@ scenarios: ceilings bulk-send read fleet sockets webhooks parse (default: all)
   --profile             write V8 CPU profiles and flame graphs of the local API and worker (bench/results/profiles-<timestamp>/)
   --out DIR             where result files go (default bench/results)`;
 
-const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
   const { values, positionals } = parseArgs({

@@ -45,8 +45,12 @@ export async function steadyLoad(o: SteadyOptions): Promise<LoadResult> {
             statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
             latencies.push(nowMs() - due);
           })
-          .catch(() => { errors++; })
-          .finally(() => { inFlight--; }),
+          .catch(() => {
+            errors++;
+          })
+          .finally(() => {
+            inFlight--;
+          }),
       );
     }
     await Promise.all(pending);
@@ -54,8 +58,15 @@ export async function steadyLoad(o: SteadyOptions): Promise<LoadResult> {
     const ok = Object.entries(statusCodes).reduce((n, [code, count]) => n + (code.startsWith('2') ? count : 0), 0);
     const { p50, p99 } = summarize(latencies);
     return {
-      connections: maxInFlight, seconds, okPerSecond: ok / seconds, ok, non2xx: latencies.length - ok, errors,
-      p50: Math.round(p50), p99: Math.round(p99), statusCodes,
+      connections: maxInFlight,
+      seconds,
+      okPerSecond: ok / seconds,
+      ok,
+      non2xx: latencies.length - ok,
+      errors,
+      p50: Math.round(p50),
+      p99: Math.round(p99),
+      statusCodes,
     };
   };
   return timed(o.label, o.seconds, run());

@@ -15,8 +15,14 @@ let problems = 0;
 
 function heartbeat(): string {
   return JSON.stringify({
-    type: 'heartbeat', ref: `h${refSeq++}`, battery: { percent: 80, charging: true }, networkType: 'wifi',
-    uptimeSeconds: 3600, appVersion: 'bench', defaultSmsApp: false, sentAt: new Date().toISOString(),
+    type: 'heartbeat',
+    ref: `h${refSeq++}`,
+    battery: { percent: 80, charging: true },
+    networkType: 'wifi',
+    uptimeSeconds: 3600,
+    appVersion: 'bench',
+    defaultSmsApp: false,
+    sentAt: new Date().toISOString(),
   });
 }
 

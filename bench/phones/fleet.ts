@@ -31,7 +31,11 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const script = fileURLToPath(new URL('./fleet-process.ts', import.meta.url));
   const child: ChildProcess = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const fleet: Fleet = {
-    connected: 0, failed: 0, jobsAt: new Map(), deliveredAt: new Map(), problems: [],
+    connected: 0,
+    failed: 0,
+    jobsAt: new Map(),
+    deliveredAt: new Map(),
+    problems: [],
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -55,8 +59,12 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
     });
   });
   const start: FleetStart = {
-    type: 'start', socketUrl: `${o.baseUrl.replace(/^http/, 'ws')}/device/v1/socket`, phones: o.phones, mode: o.mode,
-    batch: o.batch ?? 200, heartbeatMs: o.heartbeatMs ?? 30_000,
+    type: 'start',
+    socketUrl: `${o.baseUrl.replace(/^http/, 'ws')}/device/v1/socket`,
+    phones: o.phones,
+    mode: o.mode,
+    batch: o.batch ?? 200,
+    heartbeatMs: o.heartbeatMs ?? 30_000,
   };
   child.send(start);
   await ready;

@@ -108,9 +108,12 @@ function frameSvg(frame: Frame, x: number, y: number, w: number, busyMs: number)
   const tip = `${label}: ${frame.totalMs.toFixed(1)} ms (${share.toFixed(1)}%), self ${frame.selfMs.toFixed(1)} ms`;
   const chars = Math.floor((w - 6) / CHAR_PX);
   const text = chars >= 3 ? (label.length <= chars ? label : `${label.slice(0, chars - 2)}..`) : '';
-  return `<g transform="translate(0,${y})"><title>${esc(tip)}</title>` +
+  return (
+    `<g transform="translate(0,${y})"><title>${esc(tip)}</title>` +
     `<rect x="${x.toFixed(2)}" width="${w.toFixed(2)}" height="${ROW - 1}" fill="${colour(frame.node)}" rx="1"/>` +
-    (text ? `<text x="${(x + 3).toFixed(2)}" y="${ROW - 5}">${esc(text)}</text>` : '') + '</g>';
+    (text ? `<text x="${(x + 3).toFixed(2)}" y="${ROW - 5}">${esc(text)}</text>` : '') +
+    '</g>'
+  );
 }
 
 /** Writes `<name>.flame.svg` beside every `<name>.cpuprofile` in `dir`; returns the SVGs' paths. */

@@ -18,7 +18,10 @@ export async function collectCpuProfiles(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const folder = join(dir, entry.name);
-    const main = (await readdir(folder)).filter((f) => MAIN_THREAD_PROFILE.test(f)).sort().at(-1);
+    const main = (await readdir(folder))
+      .filter((f) => MAIN_THREAD_PROFILE.test(f))
+      .sort()
+      .at(-1);
     if (!main) continue;
     const target = join(dir, `${entry.name}.cpuprofile`);
     await rename(join(folder, main), target);

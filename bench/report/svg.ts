@@ -46,7 +46,9 @@ function chart(x0: number, y0: number, title: string, xs: number[], lines: Line[
   out.push(`<text x="${x0 + PAD.left + (W - PAD.left - PAD.right) / 2}" y="${y0 + H - 4}" text-anchor="middle" fill="#555">connections</text>`);
   for (const l of lines) {
     const pts = l.points.filter(([, y]) => Number.isFinite(y));
-    out.push(`<polyline fill="none" stroke="${l.colour}" stroke-width="2"${l.dashed ? ' stroke-dasharray="5,4"' : ''} points="${pts.map(([c, y]) => `${px(c).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
+    out.push(
+      `<polyline fill="none" stroke="${l.colour}" stroke-width="2"${l.dashed ? ' stroke-dasharray="5,4"' : ''} points="${pts.map(([c, y]) => `${px(c).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`,
+    );
     for (const [c, y] of pts) out.push(`<circle cx="${px(c).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${l.colour}"/>`);
   }
   return out.join('\n');
@@ -64,11 +66,27 @@ export function sweepChart(points: SweepPoint[]): string {
     const series = [...new Set(mine.map((p) => p.series))];
     const of = (s: string) => mine.filter((p) => p.series === s).sort((a, b) => a.connections - b.connections);
     const colour = (i: number) => COLOURS[i % COLOURS.length]!;
-    body.push(chart(0, y0, `${panel}: throughput`, xs, series.map((s, i) => ({ colour: colour(i), dashed: false, points: of(s).map((p) => [p.connections, p.throughput]) }))));
-    body.push(chart(W, y0, 'latency ms (p50 dashed, p99 solid)', xs, series.flatMap((s, i) => [
-      { colour: colour(i), dashed: true, points: of(s).map((p): [number, number] => [p.connections, p.p50]) },
-      { colour: colour(i), dashed: false, points: of(s).map((p): [number, number] => [p.connections, p.p99]) },
-    ])));
+    body.push(
+      chart(
+        0,
+        y0,
+        `${panel}: throughput`,
+        xs,
+        series.map((s, i) => ({ colour: colour(i), dashed: false, points: of(s).map((p) => [p.connections, p.throughput]) })),
+      ),
+    );
+    body.push(
+      chart(
+        W,
+        y0,
+        'latency ms (p50 dashed, p99 solid)',
+        xs,
+        series.flatMap((s, i) => [
+          { colour: colour(i), dashed: true, points: of(s).map((p): [number, number] => [p.connections, p.p50]) },
+          { colour: colour(i), dashed: false, points: of(s).map((p): [number, number] => [p.connections, p.p99]) },
+        ]),
+      ),
+    );
     series.forEach((s, i) => {
       const x = PAD.left + i * 200;
       body.push(`<rect x="${x}" y="${y0 + H + 4}" width="12" height="12" fill="${colour(i)}"/><text x="${x + 16}" y="${y0 + H + 14}">${esc(s)}</text>`);

@@ -48,24 +48,44 @@ export const bulkSend: Scenario = {
     const rotation = keyRotation(tenants);
     const runs: LoadResult[] = [];
     for (const connections of settings.sweep) {
-      runs.push(await runLoad({
-        label: 'bulk-send', url: `${target.url}/v1/messages`, method: 'POST', connections, seconds: settings.seconds,
-        body: sendBody(), headers: { 'content-type': 'application/json' }, setupRequest: rotation.setupRequest,
-      }));
+      runs.push(
+        await runLoad({
+          label: 'bulk-send',
+          url: `${target.url}/v1/messages`,
+          method: 'POST',
+          connections,
+          seconds: settings.seconds,
+          body: sendBody(),
+          headers: { 'content-type': 'application/json' },
+          setupRequest: rotation.setupRequest,
+        }),
+      );
     }
     const top = best(runs);
     const messagesPerSecond = top.okPerSecond * RECIPIENTS_PER_POST;
     // The target is a p99 "at that load": 25,000 messages/s held steady, open loop (a POST every
     // 20 ms whatever the answers). The best run's p99 is given beside it.
     const atTarget = await steadyLoad({
-      label: 'bulk-send at 25,000 msg/s', url: `${target.url}/v1/messages`, method: 'POST',
-      rate: TARGET_MESSAGES_PER_SECOND / RECIPIENTS_PER_POST, seconds: settings.seconds, warmupSeconds: settings.quick ? 0 : 2, body: sendBody(),
+      label: 'bulk-send at 25,000 msg/s',
+      url: `${target.url}/v1/messages`,
+      method: 'POST',
+      rate: TARGET_MESSAGES_PER_SECOND / RECIPIENTS_PER_POST,
+      seconds: settings.seconds,
+      warmupSeconds: settings.quick ? 0 : 2,
+      body: sendBody(),
       headers: () => rotation.setupRequest({ headers: { 'content-type': 'application/json' } } as Request).headers as Record<string, string>,
     });
     const rateAt = (r: LoadResult) => Math.round(r.okPerSecond * RECIPIENTS_PER_POST).toLocaleString('en-US');
     return {
       figures: [
-        { key: 'bulk-send.messagesPerSecond', label: `messages accepted/s (best of sweep, c=${top.connections})`, value: messagesPerSecond, unit: 'msg/s', goal: { op: '>=', value: TARGET_MESSAGES_PER_SECOND }, ceilingKey: ceilingKeys.postMessages },
+        {
+          key: 'bulk-send.messagesPerSecond',
+          label: `messages accepted/s (best of sweep, c=${top.connections})`,
+          value: messagesPerSecond,
+          unit: 'msg/s',
+          goal: { op: '>=', value: TARGET_MESSAGES_PER_SECOND },
+          ceilingKey: ceilingKeys.postMessages,
+        },
         { key: 'bulk-send.p99', label: `POST p99 at a steady 25,000 msg/s (got ${rateAt(atTarget)})`, value: atTarget.p99, unit: 'ms', goal: { op: '<=', value: 150 } },
         { key: 'bulk-send.p50', label: 'POST p50 at a steady 25,000 msg/s', value: atTarget.p50, unit: 'ms' },
         { key: 'bulk-send.best.p99', label: `POST p99 at the best of sweep (c=${top.connections})`, value: top.p99, unit: 'ms', ceilingKey: ceilingKeys.postP99(top.connections) },

@@ -18,7 +18,7 @@ export const ceilingKeys = {
 export const ceilings: Scenario = {
   name: 'ceilings',
   method:
-    'A bare uWebSockets.js server (bench/ceilings/hello-uws.ts) on the API\'s CPU under the same autocannon sweep as bulk-send ' +
+    "A bare uWebSockets.js server (bench/ceilings/hello-uws.ts) on the API's CPU under the same autocannon sweep as bulk-send " +
     '(POST of the same 500-recipient body, answered 202) and read (GET); 500-row UNNEST inserts into a scratch table shaped like ' +
     'messages from 4 connections; one EVAL per 500 messages (ZADD + HSET each) into Redis, 4 in flight.',
   async run({ target, settings }) {

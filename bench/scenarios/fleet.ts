@@ -80,18 +80,22 @@ async function paced(baseUrl: string, groups: PhoneGroup[], fleet: Fleet, rate: 
     const due = started + i * intervalMs;
     if (due > Date.now()) await sleep(due - Date.now());
     const n = i++;
-    inflight.push(post(baseUrl, groups[n % groups.length]!.key, LATENCY_BATCH, offset + n * LATENCY_BATCH).then((r) => {
-      if (typeof r !== 'string') posted.push(r);
-    }));
+    inflight.push(
+      post(baseUrl, groups[n % groups.length]!.key, LATENCY_BATCH, offset + n * LATENCY_BATCH).then((r) => {
+        if (typeof r !== 'string') posted.push(r);
+      }),
+    );
     status(`fleet half load ${bar((Date.now() - started) / (seconds * 1000))} ${Math.round(rate)} msg/s`);
   }
   await Promise.all(inflight);
   const ids = posted.flatMap((p) => p.ids);
   await waitFor(() => ids.filter((id) => fleet.jobsAt.has(id)).length, ids.length, 15_000, 'fleet half load: jobs');
-  const latencies = posted.flatMap((p) => p.ids.flatMap((id) => {
-    const t = fleet.jobsAt.get(id);
-    return t === undefined ? [] : [t - p.acceptedAt];
-  }));
+  const latencies = posted.flatMap((p) =>
+    p.ids.flatMap((id) => {
+      const t = fleet.jobsAt.get(id);
+      return t === undefined ? [] : [t - p.acceptedAt];
+    }),
+  );
   return { rate, messages: ids.length, ...summarize(latencies), missing: ids.length - latencies.length };
 }
 
@@ -124,12 +128,17 @@ export const fleet: Scenario = {
       const halfOfMax = settings.quick ? null : await paced(target.url, groups, f, Math.max(50, max.perSecond / 2), Math.max(2, settings.seconds), total + 210_000);
       return {
         figures: [
-          { key: 'fleet.deliveredPerSecond', label: 'messages POST → delivered per second', value: max.perSecond, unit: 'msg/s', goal: { op: '>=', value: TARGET_PER_SECOND }, ceilingKey: ceilingKeys.postgres },
+          {
+            key: 'fleet.deliveredPerSecond',
+            label: 'messages POST → delivered per second',
+            value: max.perSecond,
+            unit: 'msg/s',
+            goal: { op: '>=', value: TARGET_PER_SECOND },
+            ceilingKey: ceilingKeys.postgres,
+          },
           { key: 'fleet.jobsLatency.p99', label: `202 → jobs frame p99 at ${Math.round(half.rate)} msg/s`, value: half.p99, unit: 'ms', goal: { op: '<=', value: 20 } },
           { key: 'fleet.jobsLatency.p50', label: `202 → jobs frame p50 at ${Math.round(half.rate)} msg/s`, value: half.p50, unit: 'ms' },
-          ...(halfOfMax ? [
-            { key: 'fleet.jobsLatencyHalfOfMax.p99', label: `same p99 at half the measured max (${Math.round(halfOfMax.rate)} msg/s)`, value: halfOfMax.p99, unit: 'ms' },
-          ] : []),
+          ...(halfOfMax ? [{ key: 'fleet.jobsLatencyHalfOfMax.p99', label: `same p99 at half the measured max (${Math.round(halfOfMax.rate)} msg/s)`, value: halfOfMax.p99, unit: 'ms' }] : []),
         ],
         details: { phones: f.connected, failed: f.failed, max, half, halfOfMax, problems: f.problems },
       };

@@ -6,7 +6,7 @@ export const parse: Scenario = {
   name: 'parse',
   method:
     'runParseBench (bench/parse.ts): the mobile-money corpus (test/fixtures/mobile-money/corpus.json) read over and over on ' +
-    'the bench process\'s one thread (pinned to its CPU) after a JIT warm-up. No ceiling: it is pure CPU on one core.',
+    "the bench process's one thread (pinned to its CPU) after a JIT warm-up. No ceiling: it is pure CPU on one core.",
   async run({ settings }) {
     const seconds = Math.max(1, Math.min(settings.seconds, 5));
     const work = (async () => {

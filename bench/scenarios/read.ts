@@ -24,18 +24,37 @@ export const read: Scenario = {
     const headers = { authorization: `Bearer ${key}` };
     const byId: LoadResult[] = [];
     for (const connections of settings.sweep) {
-      byId.push(await runLoad({
-        label: 'read by id', url: `${target.url}/v1/messages/${ids[0]}`, method: 'GET', connections, seconds: settings.seconds, headers,
-        paths,
-      }));
+      byId.push(
+        await runLoad({
+          label: 'read by id',
+          url: `${target.url}/v1/messages/${ids[0]}`,
+          method: 'GET',
+          connections,
+          seconds: settings.seconds,
+          headers,
+          paths,
+        }),
+      );
     }
     const list = await runLoad({
-      label: 'read list', url: `${target.url}/v1/messages?limit=100`, method: 'GET', connections: Math.max(...settings.sweep), seconds: settings.seconds, headers,
+      label: 'read list',
+      url: `${target.url}/v1/messages?limit=100`,
+      method: 'GET',
+      connections: Math.max(...settings.sweep),
+      seconds: settings.seconds,
+      headers,
     });
     const top = best(byId);
     return {
       figures: [
-        { key: 'read.getByIdPerSecond', label: 'GET /v1/messages/{id} per second (best of sweep)', value: top.okPerSecond, unit: 'req/s', goal: { op: '>=', value: 15_000 }, ceilingKey: ceilingKeys.get },
+        {
+          key: 'read.getByIdPerSecond',
+          label: 'GET /v1/messages/{id} per second (best of sweep)',
+          value: top.okPerSecond,
+          unit: 'req/s',
+          goal: { op: '>=', value: 15_000 },
+          ceilingKey: ceilingKeys.get,
+        },
         { key: 'read.getById.p99', label: `GET by id p99 (c=${top.connections})`, value: top.p99, unit: 'ms', ceilingKey: ceilingKeys.getP99(top.connections) },
         { key: 'read.listPerSecond', label: `GET /v1/messages?limit=100 per second (c=${list.connections})`, value: list.okPerSecond, unit: 'req/s', ceilingKey: ceilingKeys.get },
         { key: 'read.list.p99', label: `GET list p99 (c=${list.connections})`, value: list.p99, unit: 'ms', ceilingKey: ceilingKeys.getP99(list.connections) },

@@ -15,13 +15,17 @@ async function holdAndSample(pid: number | undefined, seconds: number, label: st
     const mb = await residentMb(pid);
     if (mb !== undefined) peak = Math.max(peak ?? 0, mb);
   };
-  await timed(label, seconds, (async () => {
-    for (let i = 0; i < seconds; i += 1) {
+  await timed(
+    label,
+    seconds,
+    (async () => {
+      for (let i = 0; i < seconds; i += 1) {
+        await sample();
+        await sleep(1000);
+      }
       await sample();
-      await sleep(1000);
-    }
-    await sample();
-  })());
+    })(),
+  );
   return peak;
 }
 
@@ -42,7 +46,7 @@ export const sockets: Scenario = {
   name: 'sockets',
   method:
     'Opens idle phone sockets (10,000 in the full run) from a separate phone-fleet process, 200 upgrades at a time, each ' +
-    'authenticated with its own device token; every phone heartbeats on open and every 30 s. Reads the API process\'s VmRSS ' +
+    "authenticated with its own device token; every phone heartbeats on open and every 30 s. Reads the API process's VmRSS " +
     'from /proc before, and at its peak while the sockets are held. Ceiling: the bare uWebSockets.js server holding as many.',
   async run({ target, settings }) {
     const count = settings.sockets;
@@ -61,7 +65,14 @@ export const sockets: Scenario = {
     return {
       figures: [
         { key: 'sockets.held', label: 'phone sockets held', value: fleet.connected, unit: 'sockets', goal: { op: '>=', value: 10_000 } },
-        { key: 'sockets.apiRssMb', label: `API resident memory with ${fleet.connected} sockets`, value: peak ?? Number.NaN, unit: 'MB', goal: { op: '<=', value: 400 }, ceilingKey: 'sockets.ceiling.helloRssMb' },
+        {
+          key: 'sockets.apiRssMb',
+          label: `API resident memory with ${fleet.connected} sockets`,
+          value: peak ?? Number.NaN,
+          unit: 'MB',
+          goal: { op: '<=', value: 400 },
+          ceilingKey: 'sockets.ceiling.helloRssMb',
+        },
         ...(ceiling?.rss !== undefined ? [{ key: 'sockets.ceiling.helloRssMb', label: `hello-world RSS with ${ceiling.connected} sockets (ceiling)`, value: ceiling.rss, unit: 'MB' }] : []),
       ],
       details: { requested: count, connected: fleet.connected, failed: fleet.failed, firstError: fleet.firstError, apiRssBeforeMb: before, apiRssPeakMb: peak, ceiling },

@@ -82,7 +82,7 @@ export const webhooks: Scenario = {
     `One organization, one endpoint subscribed to ${EVENT} on a local HTTPS receiver (bench/webhooks/receiver.ts, uWebSockets.js with TLS, answers 200 ` +
     'once the body is in). After 5,000 deliveries not counted (connections opened, code warm), five phases of N messages: alone, ' +
     'beside a second endpoint on /hang that never answers (deleted after the phase, its held requests closed), alone, beside, ' +
-    'alone. Each phase counts deliveries to the first endpoint until all arrived; a rate is its phases\' deliveries ÷ their time ' +
+    "alone. Each phase counts deliveries to the first endpoint until all arrived; a rate is its phases' deliveries ÷ their time " +
     '(each from first POST to last arrival); the loss compares the beside rate with the alone rate. Ceiling: ' +
     'the same receiver hit directly from the bench over 16 keep-alive HTTPS connections.',
   async run({ target, settings }) {
@@ -122,12 +122,26 @@ export const webhooks: Scenario = {
       const loss = 1 - beside / alone;
       return {
         figures: [
-          { key: 'webhooks.deliveriesPerSecond', label: 'deliveries per second, one endpoint', value: alone, unit: 'deliv/s', goal: { op: '>=', value: 3_000 }, ceilingKey: 'webhooks.ceiling.receiverPerSecond' },
+          {
+            key: 'webhooks.deliveriesPerSecond',
+            label: 'deliveries per second, one endpoint',
+            value: alone,
+            unit: 'deliv/s',
+            goal: { op: '>=', value: 3_000 },
+            ceilingKey: 'webhooks.ceiling.receiverPerSecond',
+          },
           { key: 'webhooks.besideHangingPerSecond', label: 'same, beside a hanging endpoint', value: beside, unit: 'deliv/s', ceilingKey: 'webhooks.ceiling.receiverPerSecond' },
           { key: 'webhooks.hangingLossPercent', label: 'rate lost to the hanging endpoint', value: loss * 100, unit: '%', goal: { op: '<=', value: 10 } },
           { key: 'webhooks.ceiling.receiverPerSecond', label: 'receiver hit directly (ceiling)', value: ceiling, unit: 'req/s' },
         ],
-        details: { warmup, phases, hangingReceived: receiver.arrivals('/hang').length, hangingAfter: receiver.hanging(), repeatedDeliveries: receiver.repeats('/ok'), receiverConnections: receiver.openConnections() },
+        details: {
+          warmup,
+          phases,
+          hangingReceived: receiver.arrivals('/hang').length,
+          hangingAfter: receiver.hanging(),
+          repeatedDeliveries: receiver.repeats('/ok'),
+          receiverConnections: receiver.openConnections(),
+        },
       };
     } finally {
       await receiver.close();

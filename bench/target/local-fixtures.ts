@@ -18,7 +18,11 @@ const PACING_PER_MINUTE = 1_000_000;
 export async function createTenantOrg(ctx: AppContext): Promise<{ orgId: string; key: string }> {
   const org = await insertOrganization(ctx.db, { name: `bench-${randomBytes(6).toString('hex')}`, dailyLimit: MAX_DAILY_LIMIT });
   const { secret } = await createApiKey(ctx, {
-    orgId: org.id, name: 'bench', scopes: SCOPES, ratePerSecond: UNLIMITED_RATE, rateBurst: UNLIMITED_RATE,
+    orgId: org.id,
+    name: 'bench',
+    scopes: SCOPES,
+    ratePerSecond: UNLIMITED_RATE,
+    rateBurst: UNLIMITED_RATE,
   });
   return { orgId: org.id, key: secret };
 }

@@ -56,7 +56,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   };
   try {
     await runHafatra(['migrate'], env);
-    const profile = (name: string) => opts.cpuProfileDir ? cpuProfileFlags(opts.cpuProfileDir, name) : [];
+    const profile = (name: string) => (opts.cpuProfileDir ? cpuProfileFlags(opts.cpuProfileDir, name) : []);
     const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile('api')), 'api']), env, 'hafatra api');
     children.push(apiProc);
     await waitForHttp(`http://127.0.0.1:${port}/openapi.json`, apiProc);

@@ -11,9 +11,7 @@ const HAFATRA_SOURCE = fileURLToPath(new URL('../../src/cli/entry.ts', import.me
  * the sources through tsx when HAFATRA_BENCH_FROM_SOURCE=1 (the CI test, which does not build).
  */
 export function hafatraCommand(nodeFlags: string[] = []): string[] {
-  return process.env.HAFATRA_BENCH_FROM_SOURCE === '1'
-    ? ['node', ...nodeFlags, '--import', 'tsx', HAFATRA_SOURCE]
-    : ['node', ...nodeFlags, HAFATRA_BIN];
+  return process.env.HAFATRA_BENCH_FROM_SOURCE === '1' ? ['node', ...nodeFlags, '--import', 'tsx', HAFATRA_SOURCE] : ['node', ...nodeFlags, HAFATRA_BIN];
 }
 
 const hasTaskset = spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;

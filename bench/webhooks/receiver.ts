@@ -111,23 +111,26 @@ export async function measureReceiverCeiling(port: number, ca: string, seconds: 
   const body = JSON.stringify({ id: 'evt_x', event: 'message.queued', createdAt: new Date().toISOString(), data: { id: 'msg_x', status: 'queued', body: 'x'.repeat(300) } });
   let done = 0;
   let deadline = 0;
-  const one = () => new Promise<void>((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', servername: 'localhost', port, path: '/ceiling', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = https.request({ host: '127.0.0.1', servername: 'localhost', port, path: '/ceiling', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
   await Promise.all(Array.from({ length: sockets }, one)); // TLS handshakes first: the worker's agent keeps its connections too
   deadline = Date.now() + seconds * 1000;
   const started = Date.now();
-  await Promise.all(Array.from({ length: sockets }, async () => {
-    while (Date.now() < deadline) {
-      await one();
-      done += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: sockets }, async () => {
+      while (Date.now() < deadline) {
+        await one();
+        done += 1;
+      }
+    }),
+  );
   agent.destroy();
   return done / ((Date.now() - started) / 1000);
 }

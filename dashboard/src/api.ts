@@ -1,6 +1,11 @@
 /** The one way the dashboard talks to the server: same-origin JSON, errors in words. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfter?: number) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
     super(message);
   }
 }
@@ -11,7 +16,13 @@ let onSignedOut: () => void = () => undefined;
 export const whenSignedOut = (f: () => void) => (onSignedOut = f);
 
 async function call<T>(method: string, path: string, body?: unknown, query?: Query, headers: Record<string, string> = {}): Promise<T> {
-  const qs = query ? new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => [k, String(v)])).toString() : '';
+  const qs = query
+    ? new URLSearchParams(
+        Object.entries(query)
+          .filter(([, v]) => v !== undefined && v !== null && v !== '')
+          .map(([k, v]) => [k, String(v)]),
+      ).toString()
+    : '';
   let res: Response;
   try {
     res = await fetch(path + (qs ? `?${qs}` : ''), {

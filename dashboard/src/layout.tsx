@@ -33,19 +33,41 @@ const NAV: { path: string; label: string; role: Role }[] = [
 function pageFor(path: string, search: string) {
   const [, first, id] = path.split('/');
   switch (first) {
-    case '': return <Overview />;
-    case 'messages': return id ? <MessageDetail id={id} /> : <Messages search={search} />;
-    case 'send': return <Send />;
-    case 'phones': return <Phones />;
-    case 'received': return <Received search={search} />;
-    case 'mobile-money': return <MobileMoney search={search} />;
-    case 'webhooks': return id ? <WebhookDetail id={id} /> : <Webhooks />;
-    case 'keys': return <Keys />;
-    case 'members': return <Members />;
-    case 'settings': return <Settings />;
-    case 'audit': return <Audit />;
-    case 'account': return <Account />;
-    default: return <section class="page"><h1 tabIndex={-1} id="page-title">Page not found</h1><p><a href="/">Go to the overview</a></p></section>;
+    case '':
+      return <Overview />;
+    case 'messages':
+      return id ? <MessageDetail id={id} /> : <Messages search={search} />;
+    case 'send':
+      return <Send />;
+    case 'phones':
+      return <Phones />;
+    case 'received':
+      return <Received search={search} />;
+    case 'mobile-money':
+      return <MobileMoney search={search} />;
+    case 'webhooks':
+      return id ? <WebhookDetail id={id} /> : <Webhooks />;
+    case 'keys':
+      return <Keys />;
+    case 'members':
+      return <Members />;
+    case 'settings':
+      return <Settings />;
+    case 'audit':
+      return <Audit />;
+    case 'account':
+      return <Account />;
+    default:
+      return (
+        <section class="page">
+          <h1 tabIndex={-1} id="page-title">
+            Page not found
+          </h1>
+          <p>
+            <a href="/">Go to the overview</a>
+          </p>
+        </section>
+      );
   }
 }
 
@@ -72,22 +94,40 @@ export function Layout(p: { path: string; search: string }) {
   };
   return (
     <div class="shell">
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="top">
-        <button type="button" class="menu" aria-expanded={open} aria-controls="nav" onClick={() => setOpen(!open)}>Menu</button>
-        <a class="brand" href="/">Hafatra</a>
+        <button type="button" class="menu" aria-expanded={open} aria-controls="nav" onClick={() => setOpen(!open)}>
+          Menu
+        </button>
+        <a class="brand" href="/">
+          Hafatra
+        </a>
         {me.organizations.length > 1 ? (
           <select aria-label="Organization" value={me.organization.id} onChange={(e) => switchTo(e.currentTarget.value)}>
-            {me.organizations.map((o) => <option value={o.id}>{o.name}</option>)}
+            {me.organizations.map((o) => (
+              <option value={o.id}>{o.name}</option>
+            ))}
           </select>
-        ) : <span class="org">{me.organization.name}</span>}
-        <span class="who"><a href="/account">{me.member.email}</a> · {me.role}</span>
-        <button type="button" onClick={signOut}>Sign out</button>
+        ) : (
+          <span class="org">{me.organization.name}</span>
+        )}
+        <span class="who">
+          <a href="/account">{me.member.email}</a> · {me.role}
+        </span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
       </header>
       <nav id="nav" class={open ? 'open' : ''} aria-label="Main" onClick={() => setOpen(false)}>
         <ul>
           {NAV.filter((n) => can(n.role)).map((n) => (
-            <li><a href={n.path} aria-current={current(n.path) ? 'page' : undefined}>{n.label}</a></li>
+            <li>
+              <a href={n.path} aria-current={current(n.path) ? 'page' : undefined}>
+                {n.label}
+              </a>
+            </li>
           ))}
         </ul>
       </nav>

@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, whenSignedOut } from './api';
 import { MeContext, type Me } from './session';
@@ -21,11 +21,32 @@ function App() {
     requestAnimationFrame(() => document.getElementById('page-title')?.focus());
   }, [loc.path]);
 
-  let body;
-  if (loc.path === '/link') body = <LinkPage onSignedIn={(m) => { setMe(m); navigate('/', true); }} />;
+  let body: ComponentChildren;
+  if (loc.path === '/link')
+    body = (
+      <LinkPage
+        onSignedIn={(m) => {
+          setMe(m);
+          navigate('/', true);
+        }}
+      />
+    );
   else if (me === undefined) body = <p class="muted center">Loading…</p>;
-  else if (me === null) body = <SignIn onSignedIn={(m) => { notify.clear(); setMe(m); }} />;
-  else body = <MeContext.Provider value={{ me, setMe }}><Layout path={loc.path} search={loc.search} /></MeContext.Provider>;
+  else if (me === null)
+    body = (
+      <SignIn
+        onSignedIn={(m) => {
+          notify.clear();
+          setMe(m);
+        }}
+      />
+    );
+  else
+    body = (
+      <MeContext.Provider value={{ me, setMe }}>
+        <Layout path={loc.path} search={loc.search} />
+      </MeContext.Provider>
+    );
   return (
     <div onClick={onLinkClick}>
       {body}

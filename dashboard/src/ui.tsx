@@ -24,7 +24,11 @@ export function Notices() {
   }, []);
   return (
     <div class="notices" role="status" aria-live="polite">
-      {items.map((n) => <p key={n.id} class={`notice ${n.kind}`}>{n.text}</p>)}
+      {items.map((n) => (
+        <p key={n.id} class={`notice ${n.kind}`}>
+          {n.text}
+        </p>
+      ))}
     </div>
   );
 }
@@ -36,7 +40,9 @@ export function Page(p: { title: string; actions?: ComponentChildren; children: 
   return (
     <section class="page">
       <header class="page-head">
-        <h1 tabIndex={-1} id="page-title">{p.title}</h1>
+        <h1 tabIndex={-1} id="page-title">
+          {p.title}
+        </h1>
         {p.actions && <div class="actions">{p.actions}</div>}
       </header>
       {p.children}
@@ -49,10 +55,20 @@ export function Empty(p: { children: ComponentChildren }) {
 }
 
 export function Loading() {
-  return <p class="muted" aria-busy="true">Loading…</p>;
+  return (
+    <p class="muted" aria-busy="true">
+      Loading…
+    </p>
+  );
 }
 
-export function Table<T>(p: { rows: T[] | null; columns: { label: string; cell: (r: T) => ComponentChildren; class?: string }[]; empty: ComponentChildren; rowKey: (r: T) => string; caption: string }) {
+export function Table<T>(p: {
+  rows: T[] | null;
+  columns: { label: string; cell: (r: T) => ComponentChildren; class?: string }[];
+  empty: ComponentChildren;
+  rowKey: (r: T) => string;
+  caption: string;
+}) {
   if (p.rows === null) return <Loading />;
   if (p.rows.length === 0) return <Empty>{p.empty}</Empty>;
   return (
@@ -60,11 +76,23 @@ export function Table<T>(p: { rows: T[] | null; columns: { label: string; cell: 
       <table>
         <caption class="sr-only">{p.caption}</caption>
         <thead>
-          <tr>{p.columns.map((c) => <th scope="col" class={c.class}>{c.label}</th>)}</tr>
+          <tr>
+            {p.columns.map((c) => (
+              <th scope="col" class={c.class}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {p.rows.map((r) => (
-            <tr key={p.rowKey(r)}>{p.columns.map((c) => <td class={c.class} data-label={c.label}>{c.cell(r)}</td>)}</tr>
+            <tr key={p.rowKey(r)}>
+              {p.columns.map((c) => (
+                <td class={c.class} data-label={c.label}>
+                  {c.cell(r)}
+                </td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>
@@ -76,8 +104,12 @@ export function Pager(p: { hasPrevious: boolean; next: string | null; onPrevious
   if (!p.hasPrevious && !p.next) return null;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={!p.hasPrevious} onClick={p.onPrevious}>← Newer</button>
-      <button type="button" disabled={!p.next} onClick={p.onNext}>Older →</button>
+      <button type="button" disabled={!p.hasPrevious} onClick={p.onPrevious}>
+        ← Newer
+      </button>
+      <button type="button" disabled={!p.next} onClick={p.onNext}>
+        Older →
+      </button>
     </nav>
   );
 }
@@ -125,8 +157,12 @@ export function Confirm(p: { text: string; action: ComponentChildren; onYes: () 
     <Dialog title="Are you sure?" onClose={p.onNo}>
       <p>{p.text}</p>
       <div class="actions">
-        <button type="button" class={p.danger ? 'danger' : 'primary'} onClick={p.onYes}>{p.action}</button>
-        <button type="button" onClick={p.onNo}>Keep things as they are</button>
+        <button type="button" class={p.danger ? 'danger' : 'primary'} onClick={p.onYes}>
+          {p.action}
+        </button>
+        <button type="button" onClick={p.onNo}>
+          Keep things as they are
+        </button>
       </div>
     </Dialog>
   );
@@ -141,7 +177,14 @@ export function Dialog(p: { title: string; onClose: () => void; children: Compon
     return () => before?.focus();
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={(e) => { e.preventDefault(); p.onClose(); }}>
+    <dialog
+      ref={ref}
+      aria-labelledby="dialog-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        p.onClose();
+      }}
+    >
       <h2 id="dialog-title">{p.title}</h2>
       {p.children}
     </dialog>
@@ -151,38 +194,66 @@ export function Dialog(p: { title: string; onClose: () => void; children: Compon
 export function CopyButton(p: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   return (
-    <button type="button" onClick={async () => {
-      try {
-        await navigator.clipboard.writeText(p.text);
-        setCopied(true);
-        notify.success('Copied to the clipboard.');
-      } catch {
-        notify.error('The browser did not allow copying: select the text and copy it yourself.');
-      }
-    }}>{copied ? 'Copied' : p.label ?? 'Copy'}</button>
+    <button
+      type="button"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(p.text);
+          setCopied(true);
+          notify.success('Copied to the clipboard.');
+        } catch {
+          notify.error('The browser did not allow copying: select the text and copy it yourself.');
+        }
+      }}
+    >
+      {copied ? 'Copied' : (p.label ?? 'Copy')}
+    </button>
   );
 }
 
 /** A secret shown once (an API key, a webhook secret, a link): said plainly, with a copy button. */
 export function ShownOnce(p: { label: string; value: string; onDone: () => void }) {
   return (
-    <div class="shown-once" role="region" aria-label={p.label}>
-      <p><strong>{p.label}</strong> — copy it now: it will not be shown again.</p>
-      <code class="secret" data-testid="secret">{p.value}</code>
+    <section class="shown-once" aria-label={p.label}>
+      <p>
+        <strong>{p.label}</strong> — copy it now: it will not be shown again.
+      </p>
+      <code class="secret" data-testid="secret">
+        {p.value}
+      </code>
       <div class="actions">
         <CopyButton text={p.value} />
-        <button type="button" onClick={p.onDone}>I have stored it</button>
+        <button type="button" onClick={p.onDone}>
+          I have stored it
+        </button>
       </div>
-    </div>
+    </section>
   );
 }
 
 const STATUS_TONE: Record<string, string> = {
-  delivered: 'good', sent: 'good', online: 'good', succeeded: 'good', matched: 'good', reviewed: 'good',
-  failed: 'bad', expired: 'bad', dead: 'bad', revoked: 'bad', unknown: 'warn', stale: 'warn', ambiguous: 'warn', cancelled: 'muted', never_seen: 'muted',
+  delivered: 'good',
+  sent: 'good',
+  online: 'good',
+  succeeded: 'good',
+  matched: 'good',
+  reviewed: 'good',
+  failed: 'bad',
+  expired: 'bad',
+  dead: 'bad',
+  revoked: 'bad',
+  unknown: 'warn',
+  stale: 'warn',
+  ambiguous: 'warn',
+  cancelled: 'muted',
+  never_seen: 'muted',
 };
 export function Badge(p: { value: string }) {
-  return <span class={`badge ${STATUS_TONE[p.value] ?? 'info'}`} data-status={p.value}>{p.value.replace(/_/g, ' ')}</span>;
+  return (
+    <span class={`badge ${STATUS_TONE[p.value] ?? 'info'}`} data-status={p.value}>
+      {p.value.replace(/_/g, ' ')}
+    </span>
+  );
 }
 
 export function Time(p: { at: string | null | undefined }) {
@@ -190,7 +261,11 @@ export function Time(p: { at: string | null | undefined }) {
   const d = new Date(p.at);
   const s = Math.round((Date.now() - d.getTime()) / 1000);
   const rel = Math.abs(s) < 60 ? 'just now' : Math.abs(s) < 3600 ? `${Math.round(s / 60)} min ago` : Math.abs(s) < 86400 ? `${Math.round(s / 3600)} h ago` : d.toLocaleDateString();
-  return <time dateTime={p.at} title={d.toLocaleString()}>{s < 0 ? d.toLocaleString() : rel}</time>;
+  return (
+    <time dateTime={p.at} title={d.toLocaleString()}>
+      {s < 0 ? d.toLocaleString() : rel}
+    </time>
+  );
 }
 
 export type Submit = TargetedEvent<HTMLFormElement, SubmitEvent>;

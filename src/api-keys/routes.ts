@@ -8,16 +8,26 @@ import { SCOPES } from '../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../auth/api-key-admin.js';
 import { findApiKey, listApiKeys, type ApiKeyRow } from '../auth/api-key-store.js';
 
-const CreateKeyBody = Type.Object({
-  name: Text({ minLength: 1, maxLength: 128 }),
-  scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, errorMessage: `must list scopes among ${SCOPES.join(', ')}` }),
-  expiresAt: Type.Union([Text({ maxLength: 40 }), Type.Null()], { errorMessage: 'must be a date-time or null' }),
-}, { additionalProperties: false });
+const CreateKeyBody = Type.Object(
+  {
+    name: Text({ minLength: 1, maxLength: 128 }),
+    scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, errorMessage: `must list scopes among ${SCOPES.join(', ')}` }),
+    expiresAt: Type.Union([Text({ maxLength: 40 }), Type.Null()], { errorMessage: 'must be a date-time or null' }),
+  },
+  { additionalProperties: false },
+);
 
 /** What the dashboard shows of a key: never its hash, and its secret only in the create/rotate answer. */
 const keyView = (k: ApiKeyRow) => ({
-  id: k.id, name: k.name, hint: k.hint, scopes: k.scopes, expiresAt: k.expiresAt, revokedAt: k.revokedAt,
-  replacedBy: k.replacedBy, lastUsedAt: k.lastUsedAt, createdAt: k.createdAt,
+  id: k.id,
+  name: k.name,
+  hint: k.hint,
+  scopes: k.scopes,
+  expiresAt: k.expiresAt,
+  revokedAt: k.revokedAt,
+  replacedBy: k.replacedBy,
+  lastUsedAt: k.lastUsedAt,
+  createdAt: k.createdAt,
 });
 
 /** The organization's API keys, managed from the dashboard (the spec: "Keys are created in the dashboard"). */
@@ -29,12 +39,18 @@ export function apiKeyRoutes(ctx: AppContext): AnyRoute[] {
   };
   return [
     memberRoute({
-      method: 'get', path: '/dashboard/v1/keys', auth: { role: 'viewer' },
+      method: 'get',
+      path: '/dashboard/v1/keys',
+      auth: { role: 'viewer' },
       summary: "The organization's API keys, newest first, with their last use",
       handler: async (req) => ({ status: 200, body: { keys: (await listApiKeys(ctx.db, req.principal.orgId)).reverse().map(keyView) } }),
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/keys', auth: { role: 'admin' }, body: CreateKeyBody, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/keys',
+      auth: { role: 'admin' },
+      body: CreateKeyBody,
+      clientAddress: true,
       summary: 'Create a key; its secret is in this answer only',
       handler: async (req) => {
         const expiresAt = req.body.expiresAt === null ? null : new Date(req.body.expiresAt);
@@ -46,7 +62,10 @@ export function apiKeyRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/keys/:keyId/rotate', auth: { role: 'admin' }, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/keys/:keyId/rotate',
+      auth: { role: 'admin' },
+      clientAddress: true,
       summary: 'Replace a key with a new secret; the old one stops at once',
       handler: async (req) => {
         await ownKey(req.principal.orgId, req.params.keyId!);
@@ -57,7 +76,10 @@ export function apiKeyRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'delete', path: '/dashboard/v1/keys/:keyId', auth: { role: 'admin' }, clientAddress: true,
+      method: 'delete',
+      path: '/dashboard/v1/keys/:keyId',
+      auth: { role: 'admin' },
+      clientAddress: true,
       summary: 'Revoke a key: it stops working at once',
       handler: async (req) => {
         await ownKey(req.principal.orgId, req.params.keyId!);

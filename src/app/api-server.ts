@@ -32,7 +32,11 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       authenticators: {
         apiKey: apiKeyAuthenticator(ctx),
         member: sessionAuthenticator(ctx),
-        device: ext.deviceAuthenticator ?? (async () => { throw errors.unauthorized('device access is not enabled'); }),
+        device:
+          ext.deviceAuthenticator ??
+          (async () => {
+            throw errors.unauthorized('device access is not enabled');
+          }),
       },
       auditDb: ctx.db,
       bodyLimitBytes: ctx.config.bodyLimitBytes,
@@ -44,9 +48,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   );
   const port = await server.listen(ctx.config.host, ctx.config.port);
   ctx.log.info({ port }, 'API listening');
-  const compat = ctx.config.compatPort === null
-    ? null
-    : await startCompatListener({ host: ctx.config.host, port: ctx.config.compatPort, upstreamPort: port, log: ctx.log });
+  const compat = ctx.config.compatPort === null ? null : await startCompatListener({ host: ctx.config.host, port: ctx.config.compatPort, upstreamPort: port, log: ctx.log });
   if (compat) ctx.log.info({ port: compat.port }, 'compatibility listener (HTTP/1.0, pipelining) listening');
   return {
     port,

@@ -60,7 +60,7 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
     const setupToken = role === 'worker' ? null : await firstOwnerSetupToken(ctx);
     if (role !== 'worker') api = await startApiServer(ctx, apiExtensions(ctx));
     if (role !== 'api') workers = await startWorkers(ctx);
-    if (api) io.out(`Hafatra ${role === 'all' ? '' : role + ' '}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
+    if (api) io.out(`Hafatra ${role === 'all' ? '' : `${role} `}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
     if (first && api) firstRunBanner(io, api.port, first.key);
     if (api) {
       const dashboard = resolved.config.publicUrl || `http://localhost:${api.port}`;

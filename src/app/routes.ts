@@ -18,7 +18,21 @@ import { overviewRoutes } from '../overview/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
-  const routes: AnyRoute[] = [...messageRoutes(ctx), ...deviceRoutes(ctx), ...dispatchRoutes(ctx), ...incomingRoutes(ctx), ...mobileMoneyRoutes(ctx), ...webhookRoutes(ctx), ...membersRoutes(ctx), ...auditRoutes(ctx),
-    ...apiKeyRoutes(ctx), ...organizationRoutes(ctx), ...pairingRoutes(ctx), ...pacingRoutes(ctx), ...messageDashboardRoutes(ctx), ...overviewRoutes(ctx)];
+  const routes: AnyRoute[] = [
+    ...messageRoutes(ctx),
+    ...deviceRoutes(ctx),
+    ...dispatchRoutes(ctx),
+    ...incomingRoutes(ctx),
+    ...mobileMoneyRoutes(ctx),
+    ...webhookRoutes(ctx),
+    ...membersRoutes(ctx),
+    ...auditRoutes(ctx),
+    ...apiKeyRoutes(ctx),
+    ...organizationRoutes(ctx),
+    ...pairingRoutes(ctx),
+    ...pacingRoutes(ctx),
+    ...messageDashboardRoutes(ctx),
+    ...overviewRoutes(ctx),
+  ];
   return [...routes, openApiRoute(routes)];
 }

@@ -16,24 +16,22 @@ export interface AuditAction {
  * the log never shows an action that did not happen. API-key callers are not members: nothing is
  * written for them (`principal.kind !== 'member'`).
  */
-export async function recordAudit(
-  db: Queryable,
-  principal: { kind: string } | MemberPrincipal | null,
-  address: string,
-  a: AuditAction,
-): Promise<void> {
-  if (!principal || principal.kind !== 'member') return;
+export async function recordAudit(db: Queryable, principal: { kind: string } | MemberPrincipal | null, address: string, a: AuditAction): Promise<void> {
+  if (principal?.kind !== 'member') return;
   const m = principal as MemberPrincipal;
-  await db.query(
-    `INSERT INTO audit_log (id, org_id, member_id, member_email, action, target, address, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [newId('auditEntry'), m.orgId, m.memberId, m.email, a.action, a.target ?? null, address || null, JSON.stringify(a.detail ?? {})],
-  );
+  await db.query(`INSERT INTO audit_log (id, org_id, member_id, member_email, action, target, address, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    newId('auditEntry'),
+    m.orgId,
+    m.memberId,
+    m.email,
+    a.action,
+    a.target ?? null,
+    address || null,
+    JSON.stringify(a.detail ?? {}),
+  ]);
 }
 
 /** An action with no member behind it (the CLI, the first start), for the organization's log. */
 export async function recordSystemAudit(db: Queryable, orgId: string, a: AuditAction): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_log (id, org_id, action, target, detail) VALUES ($1, $2, $3, $4, $5)`,
-    [newId('auditEntry'), orgId, a.action, a.target ?? null, JSON.stringify(a.detail ?? {})],
-  );
+  await db.query(`INSERT INTO audit_log (id, org_id, action, target, detail) VALUES ($1, $2, $3, $4, $5)`, [newId('auditEntry'), orgId, a.action, a.target ?? null, JSON.stringify(a.detail ?? {})]);
 }

@@ -7,7 +7,10 @@ import { AuditQuery } from '../members/schemas.js';
 export function auditRoutes(ctx: AppContext): AnyRoute[] {
   return [
     memberRoute({
-      method: 'get', path: '/dashboard/v1/audit', auth: { role: 'owner' }, query: AuditQuery,
+      method: 'get',
+      path: '/dashboard/v1/audit',
+      auth: { role: 'owner' },
+      query: AuditQuery,
       summary: 'Who did what, when, from where',
       handler: async (req) => {
         const limit = req.query.limit ?? 50;
@@ -17,11 +20,28 @@ export function auditRoutes(ctx: AppContext): AnyRoute[] {
              FROM audit_log WHERE org_id = $1 AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
           [req.principal.orgId, req.query.before ?? null, limit + 1],
         );
-        const page = rows.slice(0, limit) as { id: string; at: Date; memberId: string | null; memberEmail: string | null; action: string; target: string | null; address: string | null; detail: unknown }[];
+        const page = rows.slice(0, limit) as {
+          id: string;
+          at: Date;
+          memberId: string | null;
+          memberEmail: string | null;
+          action: string;
+          target: string | null;
+          address: string | null;
+          detail: unknown;
+        }[];
         return {
           status: 200,
           body: {
-            entries: page.map((r) => ({ id: r.id, at: r.at, member: r.memberId ? { id: r.memberId, email: r.memberEmail } : null, action: r.action, target: r.target, address: r.address, detail: r.detail })),
+            entries: page.map((r) => ({
+              id: r.id,
+              at: r.at,
+              member: r.memberId ? { id: r.memberId, email: r.memberEmail } : null,
+              action: r.action,
+              target: r.target,
+              address: r.address,
+              detail: r.detail,
+            })),
             nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
           },
         };

@@ -53,16 +53,11 @@ export async function findApiKey(db: Queryable, id: string): Promise<(ApiKeyRow 
 }
 
 export async function listApiKeys(db: Queryable, orgId?: string): Promise<ApiKeyRow[]> {
-  const { rows } = orgId
-    ? await db.query(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = $1 ORDER BY id`, [orgId])
-    : await db.query(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
+  const { rows } = orgId ? await db.query(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = $1 ORDER BY id`, [orgId]) : await db.query(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
   return rows as ApiKeyRow[];
 }
 
 export async function markApiKeyRevoked(db: Queryable, id: string, replacedBy: string | null = null): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE api_keys SET revoked_at = now(), replaced_by = COALESCE($2, replaced_by) WHERE id = $1 AND revoked_at IS NULL',
-    [id, replacedBy],
-  );
+  const { rowCount } = await db.query('UPDATE api_keys SET revoked_at = now(), replaced_by = COALESCE($2, replaced_by) WHERE id = $1 AND revoked_at IS NULL', [id, replacedBy]);
   return rowCount === 1;
 }

@@ -8,11 +8,7 @@ import { cacheKeyRecord, type CachedKeyRecord } from './api-key-cache.js';
 import { isScope, type ApiPrincipal } from './principal.js';
 
 /** One request's answer: its key's batch result, with the tokens granted to the batch dealt out in arrival order. */
-type AuthResult =
-  | { kind: 'allowed'; record: string }
-  | { kind: 'notCached' }
-  | { kind: 'revoked' }
-  | { kind: 'rateLimited'; retryAfterMs: number };
+type AuthResult = { kind: 'allowed'; record: string } | { kind: 'notCached' } | { kind: 'revoked' } | { kind: 'rateLimited'; retryAfterMs: number };
 
 /**
  * Bearer API key → principal, spending one token of the key's request-rate bucket, in one Redis
@@ -32,7 +28,7 @@ export function apiKeyAuthenticator(ctx: AppContext) {
   const touchLastUse = lastUseToucher(ctx);
   return async function authenticateApiKey(authorization: string | undefined): Promise<ApiPrincipal> {
     const token = bearerToken(authorization);
-    if (!token || !token.startsWith(API_KEY_PREFIX) || token.length > 200) throw errors.unauthorized();
+    if (!token?.startsWith(API_KEY_PREFIX) || token.length > 200) throw errors.unauthorized();
     let hashHex = hashes.get(token);
     if (hashHex === undefined) hashes.set(token, (hashHex = hashSecret(token).toString('hex')));
 
@@ -68,8 +64,7 @@ function lastUseToucher(ctx: AppContext) {
     const now = Date.now();
     if (now - (touched.get(keyId) ?? 0) < 60_000) return;
     touched.set(keyId, now);
-    ctx.db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId])
-      .catch((err: unknown) => ctx.log.warn({ err, keyId }, 'last use of the API key not recorded'));
+    ctx.db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId]).catch((err: unknown) => ctx.log.warn({ err, keyId }, 'last use of the API key not recorded'));
   };
 }
 
@@ -96,13 +91,16 @@ async function authenticateTogether(ctx: AppContext, hashes: string[]): Promise<
   for (const h of hashes) wanted.set(h, (wanted.get(h) ?? 0) + 1);
   const distinct = [...wanted.keys()];
   const now = Date.now();
-  const results = await authenticateMany(ctx.redis, distinct.map((h) => {
-    const k = ctx.keys.apiKey(h);
-    return {
-      keys: { record: k.record(), bucket: k.bucket() },
-      args: { now, defaultRatePerSecond: ctx.config.keyRatePerSecond, defaultBurst: ctx.config.keyRateBurst, requests: wanted.get(h)! },
-    };
-  }));
+  const results = await authenticateMany(
+    ctx.redis,
+    distinct.map((h) => {
+      const k = ctx.keys.apiKey(h);
+      return {
+        keys: { record: k.record(), bucket: k.bucket() },
+        args: { now, defaultRatePerSecond: ctx.config.keyRatePerSecond, defaultBurst: ctx.config.keyRateBurst, requests: wanted.get(h)! },
+      };
+    }),
+  );
   const byHash = new Map(distinct.map((h, i) => [h, results[i]!]));
   const admitted = new Map<string, number>();
   return hashes.map((h): AuthResult | Error => {

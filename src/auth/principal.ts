@@ -1,13 +1,4 @@
-export const SCOPES = [
-  'devices:read',
-  'devices:write',
-  'messages:send',
-  'messages:read',
-  'incoming:read',
-  'mobile-money:read',
-  'webhooks:read',
-  'webhooks:write',
-] as const;
+export const SCOPES = ['devices:read', 'devices:write', 'messages:send', 'messages:read', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

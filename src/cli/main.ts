@@ -7,7 +7,7 @@ import { UsageError, type Command, type CommandIo } from './command.js';
 import { commands } from './commands/index.js';
 import { resolveServices } from '../launcher/resolve-services.js';
 
-const io: CommandIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') };
+const io: CommandIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
   let best: Command | undefined;

@@ -123,7 +123,10 @@ export async function runWebhookListener(opts: WebhookListenerOptions): Promise<
   const port = (v4.address() as AddressInfo).port;
   const v6 = https.createServer({ cert, key }, (req, res) => void handler(req, res));
   const servers = [v4];
-  await listen(v6, port, '::1').then(() => servers.push(v6), () => undefined); // no IPv6 loopback here
+  await listen(v6, port, '::1').then(
+    () => servers.push(v6),
+    () => undefined,
+  ); // no IPv6 loopback here
   const url = `https://localhost:${port}/`;
   out(`Listening for Hafatra webhooks on ${url}`);
   out(`Start Hafatra so that it trusts this listener's certificate and may deliver to localhost:`);

@@ -15,10 +15,19 @@ export const settings = {
   LOG_LEVEL: { default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
   HAFATRA_PG_POOL_SIZE: { default: '20', doc: "Postgres connections per process, plus half as many again in the pool of the hot paths' prepared statements (claims, status reports, message lists)." },
   HAFATRA_PG_CONNECT_TIMEOUT_MS: { default: '5000', doc: 'Longest wait for a Postgres connection (connecting, or a free one from the pool); past it the request answers 500.' },
-  HAFATRA_PG_STATEMENT_TIMEOUT_MS: { default: '30000', doc: 'Postgres cancels a statement running longer (0: no limit; migrations have none). A server that stops answering altogether is given up 5 s later.' },
-  HAFATRA_COMPAT_PORT: { default: '', doc: 'Port of an optional second HTTP listener for clients the main port cannot answer: HTTP/1.0 (nginx without `proxy_http_version 1.1`), requests without a Host header, pipelined requests. Slower than PORT; empty: off.' },
+  HAFATRA_PG_STATEMENT_TIMEOUT_MS: {
+    default: '30000',
+    doc: 'Postgres cancels a statement running longer (0: no limit; migrations have none). A server that stops answering altogether is given up 5 s later.',
+  },
+  HAFATRA_COMPAT_PORT: {
+    default: '',
+    doc: 'Port of an optional second HTTP listener for clients the main port cannot answer: HTTP/1.0 (nginx without `proxy_http_version 1.1`), requests without a Host header, pipelined requests. Slower than PORT; empty: off.',
+  },
   HAFATRA_BODY_LIMIT_BYTES: { default: '1048576', doc: 'Largest accepted request body; larger ones get 413.' },
-  HAFATRA_TRUST_PROXY: { default: 'false', doc: "true behind one reverse proxy that appends X-Forwarded-For: the client's address is its last entry (the pairing-attempt limit counts per address). false: the socket's address, the header ignored." },
+  HAFATRA_TRUST_PROXY: {
+    default: 'false',
+    doc: "true behind one reverse proxy that appends X-Forwarded-For: the client's address is its last entry (the pairing-attempt limit counts per address). false: the socket's address, the header ignored.",
+  },
   HAFATRA_KEY_RATE_PER_SECOND: { default: '100', doc: 'Default per-key request rate (token bucket refill per second).' },
   HAFATRA_KEY_RATE_BURST: { default: '200', doc: 'Default per-key burst (token bucket size).' },
   HAFATRA_RECONCILE_INTERVAL_MS: { default: '1000', doc: 'How often the worker queues send batches a crash left committed but not queued, and rebuilds lost dispatch queues.' },
@@ -27,7 +36,10 @@ export const settings = {
   HAFATRA_UNKNOWN_AFTER_SECONDS: { default: '600', doc: 'A claimed or sending message with no report for this long becomes unknown.' },
   HAFATRA_ONLINE_WINDOW_SECONDS: { default: '300', doc: 'A phone seen within this window is online; before it, stale.' },
   HAFATRA_INBOUND_FRESHNESS_SECONDS: { default: '2700', doc: 'How recent the default-SMS-app report must be for inbound to be unlocked (45 min).' },
-  HAFATRA_PRESENCE_LEASE_SECONDS: { default: '30', doc: "Each API process renews a lease in Postgres every third of this; the worker's sweep marks offline (socket.connected false) the phones of a process whose lease lapsed (a process killed without closing its sockets)." },
+  HAFATRA_PRESENCE_LEASE_SECONDS: {
+    default: '30',
+    doc: "Each API process renews a lease in Postgres every third of this; the worker's sweep marks offline (socket.connected false) the phones of a process whose lease lapsed (a process killed without closing its sockets).",
+  },
   HAFATRA_SWEEP_INTERVAL_MS: { default: '5000', doc: 'How often the sweeps (expiry, silence, retention) run.' },
   HAFATRA_PACING_PER_MINUTE: { default: '25', doc: 'Default segments a phone may send per minute and SIM.' },
   HAFATRA_WEBHOOK_ALLOW_HOSTS: { default: '', doc: 'Comma list of webhook hosts exempt from the public-address check (development, tests).' },
@@ -36,7 +48,10 @@ export const settings = {
   HAFATRA_WEBHOOK_DISABLE_AFTER_SECONDS: { default: '432000', doc: 'An endpoint failing without a success this long is disabled (5 days).' },
   HAFATRA_SESSION_IDLE_MINUTES: { default: '480', doc: 'A dashboard session unused this long ends (8 hours).' },
   HAFATRA_SESSION_MAX_HOURS: { default: '168', doc: 'A dashboard session ends this long after sign-in, used or not (7 days).' },
-  HAFATRA_PUBLIC_URL: { default: '', doc: "The dashboard's address as members reach it (`https://sms.example.org`), used in printed one-time links; empty: `http://localhost:PORT`. An https address also marks the session cookie Secure." },
+  HAFATRA_PUBLIC_URL: {
+    default: '',
+    doc: "The dashboard's address as members reach it (`https://sms.example.org`), used in printed one-time links; empty: `http://localhost:PORT`. An https address also marks the session cookie Secure.",
+  },
   HAFATRA_AI_BASE_URL: { default: '', doc: 'OpenAI-compatible endpoint for the mobile-money AI fallback. Empty: no AI.' },
   HAFATRA_AI_API_KEY: { default: '', doc: 'API key of that endpoint.' },
   HAFATRA_AI_MODEL: { default: '', doc: 'Model name for that endpoint.' },
@@ -89,10 +104,14 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const num = (v: string) => (/^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN);
 /** true or false; anything else stays a string, which validation then names. */
-const bool = (v: string): boolean | string => ({ true: true, false: false } as Record<string, boolean>)[v.trim().toLowerCase()] ?? v;
+const bool = (v: string): boolean | string => (({ true: true, false: false }) as Record<string, boolean>)[v.trim().toLowerCase()] ?? v;
 
 /** Reads and validates the configuration once; every later reader gets the typed object. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {

@@ -7,8 +7,14 @@ import type { Reply } from '../http/reply.js';
 export const dashboardDir = join(packageRoot, 'dist', 'dashboard');
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
 };
 
 /**
@@ -16,7 +22,8 @@ const TYPES: Record<string, string> = {
  * none), no other site may frame the pages, and no address leaks through a Referer.
  */
 export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
@@ -71,5 +78,4 @@ export function dashboardReply(files: Map<string, StaticFile> | null, path: stri
 }
 
 /** Paths the API owns: never answered with the dashboard. */
-export const isApiPath = (path: string) =>
-  path.startsWith('/v1/') || path === '/v1' || path.startsWith('/device/') || path.startsWith('/dashboard/') || path === '/openapi.json';
+export const isApiPath = (path: string) => path.startsWith('/v1/') || path === '/v1' || path.startsWith('/device/') || path.startsWith('/dashboard/') || path === '/openapi.json';

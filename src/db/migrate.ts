@@ -17,9 +17,7 @@ export async function migrate(db: Db): Promise<string[]> {
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727274)');
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await client.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name as string));
     const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
     const applied: string[] = [];

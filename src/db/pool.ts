@@ -98,7 +98,10 @@ export async function inTransaction<T>(db: Db, fn: (client: DbClient) => Promise
     // A statement the client gave up on may still be running: the connection is out of step.
     if (isClientTimeout(err)) failure = err as Error;
     // A failed ROLLBACK means the connection is gone: release it as broken.
-    else await client.query('ROLLBACK').catch((rollbackErr: Error) => { failure = rollbackErr; });
+    else
+      await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+        failure = rollbackErr;
+      });
     throw err;
   } finally {
     client.release(failure ?? (isBroken(client) ? new Error('connection lost') : undefined));

@@ -16,8 +16,5 @@ export function parseTimestamptz(text: string): Date {
   }
   // Microseconds beyond the millisecond are dropped, as Date keeps milliseconds.
   const ms = n > 22 ? Number(`${text.slice(20, n - 3)}00`.slice(0, 3)) : 0;
-  return new Date(Date.UTC(
-    Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)),
-    Number(text.slice(11, 13)), Number(text.slice(14, 16)), Number(text.slice(17, 19)), ms,
-  ));
+  return new Date(Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)), Number(text.slice(11, 13)), Number(text.slice(14, 16)), Number(text.slice(17, 19)), ms));
 }

@@ -16,6 +16,6 @@ export function newDeviceToken(): { token: string; hash: Buffer } {
 /** The SHA-256 of a well-formed device token from an Authorization header, else undefined. */
 export function deviceTokenHash(authorization: string | undefined): Buffer | undefined {
   const token = bearerToken(authorization);
-  if (!token || !token.startsWith(DEVICE_TOKEN_PREFIX) || token.length !== TOKEN_LENGTH) return undefined;
+  if (!token?.startsWith(DEVICE_TOKEN_PREFIX) || token.length !== TOKEN_LENGTH) return undefined;
   return hashSecret(token);
 }

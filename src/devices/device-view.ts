@@ -28,13 +28,7 @@ export function toSimCard(s: SimRow): SimCard {
 }
 
 /** The spec's Device: every field present, nullable ones as null. */
-export function toDevice(
-  row: DeviceRow,
-  sims: SimRow[],
-  queueDepth: number,
-  config: Pick<Config, 'onlineWindowSeconds' | 'inboundFreshnessSeconds'>,
-  now = Date.now(),
-): Device {
+export function toDevice(row: DeviceRow, sims: SimRow[], queueDepth: number, config: Pick<Config, 'onlineWindowSeconds' | 'inboundFreshnessSeconds'>, now = Date.now()): Device {
   return {
     id: row.id,
     name: row.name,

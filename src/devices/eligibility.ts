@@ -6,15 +6,9 @@ import { errors } from '../errors/errors.js';
  * draining (design.md). A named device must belong to the organization; a named SIM must be one
  * the phone reported (a phone that reported no SIM yet is given the benefit of the doubt).
  */
-export async function assertCanSend(
-  db: Queryable,
-  q: { orgId: string; deviceId?: string; simSubscriptionId?: number },
-): Promise<void> {
+export async function assertCanSend(db: Queryable, q: { orgId: string; deviceId?: string; simSubscriptionId?: number }): Promise<void> {
   if (q.deviceId === undefined) {
-    const { rows } = await db.query(
-      `SELECT EXISTS (SELECT 1 FROM devices WHERE org_id = $1 AND revoked_at IS NULL AND outbound_enabled AND NOT draining) AS ok`,
-      [q.orgId],
-    );
+    const { rows } = await db.query(`SELECT EXISTS (SELECT 1 FROM devices WHERE org_id = $1 AND revoked_at IS NULL AND outbound_enabled AND NOT draining) AS ok`, [q.orgId]);
     if (!rows[0].ok) throw errors.noDevice('no phone in the organization can send (none paired, or all revoked, draining or with outbound disabled)');
     return;
   }

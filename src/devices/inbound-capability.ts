@@ -2,15 +2,9 @@
  * Receiving SMS (and reading mobile money) needs Hafatra's app to be the phone's default SMS
  * app, as last reported within the freshness window (45 minutes by default).
  */
-export type InboundCapability =
-  | { state: 'unlocked' }
-  | { state: 'locked'; reason: 'revoked' | 'not_reported' | 'not_default_sms_app' | 'stale' };
+export type InboundCapability = { state: 'unlocked' } | { state: 'locked'; reason: 'revoked' | 'not_reported' | 'not_default_sms_app' | 'stale' };
 
-export function inboundCapability(
-  d: { revokedAt: Date | null; defaultSmsApp: boolean | null; defaultSmsAppReportedAt: Date | null },
-  freshnessSeconds: number,
-  now = Date.now(),
-): InboundCapability {
+export function inboundCapability(d: { revokedAt: Date | null; defaultSmsApp: boolean | null; defaultSmsAppReportedAt: Date | null }, freshnessSeconds: number, now = Date.now()): InboundCapability {
   if (d.revokedAt) return { state: 'locked', reason: 'revoked' };
   if (d.defaultSmsApp === null || d.defaultSmsAppReportedAt === null) return { state: 'locked', reason: 'not_reported' };
   if (!d.defaultSmsApp) return { state: 'locked', reason: 'not_default_sms_app' };

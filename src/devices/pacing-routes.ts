@@ -6,16 +6,16 @@ import { Int } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { updateDevice } from './update-device.js';
 
-const PacingBody = Type.Object({
-  pacingPerMinute: Type.Optional(Type.Union([Int('integer', { minimum: 1, maximum: 10_000 }), Type.Null()], { errorMessage: 'must be an integer from 1 to 10000, or null' })),
-  simDailyCap: Type.Optional(Type.Union([Int('integer', { minimum: 1, maximum: 1_000_000 }), Type.Null()], { errorMessage: 'must be an integer from 1 to 1000000, or null' })),
-}, { additionalProperties: false });
+const PacingBody = Type.Object(
+  {
+    pacingPerMinute: Type.Optional(Type.Union([Int('integer', { minimum: 1, maximum: 10_000 }), Type.Null()], { errorMessage: 'must be an integer from 1 to 10000, or null' })),
+    simDailyCap: Type.Optional(Type.Union([Int('integer', { minimum: 1, maximum: 1_000_000 }), Type.Null()], { errorMessage: 'must be an integer from 1 to 1000000, or null' })),
+  },
+  { additionalProperties: false },
+);
 
 async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
-  const { rows } = await ctx.db.query(
-    `SELECT pacing_per_minute AS "pacingPerMinute", sim_daily_cap AS "simDailyCap" FROM devices WHERE id = $1 AND org_id = $2`,
-    [deviceId, orgId],
-  );
+  const { rows } = await ctx.db.query(`SELECT pacing_per_minute AS "pacingPerMinute", sim_daily_cap AS "simDailyCap" FROM devices WHERE id = $1 AND org_id = $2`, [deviceId, orgId]);
   const row = rows[0] as { pacingPerMinute: number | null; simDailyCap: number | null } | undefined;
   if (!row) throw errors.notFound('device');
   return { ...row, defaultPacingPerMinute: ctx.config.pacingPerMinute };
@@ -28,12 +28,18 @@ async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
 export function pacingRoutes(ctx: AppContext): AnyRoute[] {
   return [
     memberRoute({
-      method: 'get', path: '/dashboard/v1/devices/:deviceId/pacing', auth: { role: 'viewer' },
+      method: 'get',
+      path: '/dashboard/v1/devices/:deviceId/pacing',
+      auth: { role: 'viewer' },
       summary: "A phone's pacing and daily cap per SIM (null: the default, no cap)",
       handler: async (req) => ({ status: 200, body: await pacingOf(ctx, req.principal.orgId, req.params.deviceId!) }),
     }),
     memberRoute({
-      method: 'patch', path: '/dashboard/v1/devices/:deviceId/pacing', auth: { role: 'admin' }, body: PacingBody, clientAddress: true,
+      method: 'patch',
+      path: '/dashboard/v1/devices/:deviceId/pacing',
+      auth: { role: 'admin' },
+      body: PacingBody,
+      clientAddress: true,
       summary: "Change a phone's pacing or daily cap per SIM",
       handler: async (req) => {
         await updateDevice(ctx, req.principal.orgId, req.params.deviceId!, req.body);

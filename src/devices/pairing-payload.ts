@@ -8,7 +8,9 @@ import type { Config } from '../config/config.js';
  */
 export function serverUrlHint(config: Pick<Config, 'host' | 'port'>, interfaces = networkInterfaces()): string {
   const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
-  const lan = Object.values(interfaces).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  const lan = Object.values(interfaces)
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
   const host = wildcard ? (lan ?? 'localhost') : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${config.port}`;
 }

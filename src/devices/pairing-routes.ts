@@ -13,7 +13,11 @@ const CreatePairingBody = Type.Object({ name: Type.Optional(Text({ minLength: 1,
 export function pairingRoutes(ctx: AppContext): AnyRoute[] {
   return [
     memberRoute({
-      method: 'post', path: '/dashboard/v1/pairings', auth: { role: 'admin' }, body: CreatePairingBody, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/pairings',
+      auth: { role: 'admin' },
+      body: CreatePairingBody,
+      clientAddress: true,
       summary: 'A one-time pairing code for a new phone, with the QR payload the app scans',
       handler: async (req) => {
         const { code, expiresAt } = await createPairingCode(ctx, req.principal.orgId, req.body.name);

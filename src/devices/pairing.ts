@@ -53,10 +53,14 @@ export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress:
     const spent = rows[0] as { orgId: string; name: string | null } | undefined;
     if (!spent) return undefined;
     const id = newId('device');
-    await tx.query(
-      `INSERT INTO devices (id, org_id, name, model, app_version, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, spent.orgId, spent.name ?? body.name ?? (body.model || DEFAULT_DEVICE_NAME), body.model || null, body.appVersion || null, hash],
-    );
+    await tx.query(`INSERT INTO devices (id, org_id, name, model, app_version, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      id,
+      spent.orgId,
+      spent.name ?? body.name ?? (body.model || DEFAULT_DEVICE_NAME),
+      body.model || null,
+      body.appVersion || null,
+      hash,
+    ]);
     await tx.query('UPDATE pairing_codes SET device_id = $2 WHERE code_hash = $1', [hashPairingCode(body.code), id]);
     return id;
   });

@@ -34,13 +34,12 @@ export function startPresenceLease(ctx: AppContext, held: () => Iterable<HeldSoc
   const failedCloses = new Map<string, number | undefined>();
   let first = true;
   let readyResolve!: () => void;
-  const ready = new Promise<void>((resolve) => { readyResolve = resolve; });
+  const ready = new Promise<void>((resolve) => {
+    readyResolve = resolve;
+  });
 
   const renew = async () => {
-    const { rowCount } = await ctx.db.query(
-      `UPDATE api_processes SET lease_until = now() + $2 * interval '1 second' WHERE id = $1`,
-      [processId, leaseSeconds],
-    );
+    const { rowCount } = await ctx.db.query(`UPDATE api_processes SET lease_until = now() + $2 * interval '1 second' WHERE id = $1`, [processId, leaseSeconds]);
     if (rowCount === 0) {
       await ctx.db.query(
         `INSERT INTO api_processes (id, lease_until) VALUES ($1, now() + $2 * interval '1 second')
@@ -66,7 +65,9 @@ export function startPresenceLease(ctx: AppContext, held: () => Iterable<HeldSoc
   const tick = () => {
     running ??= renew()
       .catch((err: unknown) => ctx.log.warn({ err }, 'presence lease not renewed'))
-      .finally(() => { running = null; });
+      .finally(() => {
+        running = null;
+      });
     return running;
   };
   void tick();
@@ -82,11 +83,13 @@ export function startPresenceLease(ctx: AppContext, held: () => Iterable<HeldSoc
     async stop() {
       clearInterval(timer);
       await running;
-      await ctx.db.query(
-        `WITH gone AS (DELETE FROM api_processes WHERE id = $1)
+      await ctx.db
+        .query(
+          `WITH gone AS (DELETE FROM api_processes WHERE id = $1)
          UPDATE devices SET socket_connected = false, socket_changed_at = now() WHERE socket_process_id = $1 AND socket_connected`,
-        [processId],
-      ).catch((err: unknown) => ctx.log.warn({ err }, 'presence lease not released; the sweep will expire it'));
+          [processId],
+        )
+        .catch((err: unknown) => ctx.log.warn({ err }, 'presence lease not released; the sweep will expire it'));
     },
   };
 }

@@ -35,7 +35,10 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
   });
   if (outcome) {
     await syncDeviceState(ctx, deviceId);
-    await ctx.dispatch.remove(orgId, outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })));
+    await ctx.dispatch.remove(
+      orgId,
+      outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })),
+    );
     const event: DeviceRevokedEvent = { type: 'revoked', orgId, deviceId };
     await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify(event));
     ctx.log.info({ deviceId, unknown: outcome.unknown, failed: outcome.failed.length }, 'device revoked');
@@ -49,14 +52,25 @@ async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown
   const unknown = await applyTransitions(
     tx,
     held.rows.map((r: { id: string }) => ({
-      id: r.id, to: 'unknown' as const, at, source: 'system' as const, code: 'device_revoked', from: ['claimed', 'sending'] as const, heldBy: deviceId,
+      id: r.id,
+      to: 'unknown' as const,
+      at,
+      source: 'system' as const,
+      code: 'device_revoked',
+      from: ['claimed', 'sending'] as const,
+      heldBy: deviceId,
     })),
   );
   const pinned = await tx.query(`SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'queued'`, [deviceId]);
   const failed = await applyTransitions(
     tx,
     pinned.rows.map((r: { id: string }) => ({
-      id: r.id, to: 'failed' as const, at, source: 'system' as const, code: 'device_revoked', from: ['queued'] as const,
+      id: r.id,
+      to: 'failed' as const,
+      at,
+      source: 'system' as const,
+      code: 'device_revoked',
+      from: ['queued'] as const,
     })),
   );
   return { unknown: unknown.length, failed: failed.map((m) => m.id) };

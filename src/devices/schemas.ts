@@ -65,9 +65,7 @@ export const UpdateDeviceBody = Type.Object(
     name: Type.Optional(Text({ minLength: 1, maxLength: 128, errorMessage: 'must be a string of 1 to 128 characters' })),
     draining: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
     outboundEnabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
-    defaultSimSubscriptionId: Type.Optional(
-      Type.Union([SimId, Type.Null()], { errorMessage: `must be an integer from 0 to ${SimId.maximum}, or null` }),
-    ),
+    defaultSimSubscriptionId: Type.Optional(Type.Union([SimId, Type.Null()], { errorMessage: `must be an integer from 0 to ${SimId.maximum}, or null` })),
   },
   { additionalProperties: false, errorMessage: 'allowed fields are name, draining, outboundEnabled, defaultSimSubscriptionId' },
 );

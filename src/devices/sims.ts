@@ -37,7 +37,10 @@ export async function syncSims(tx: Queryable, deviceId: string, reported: Report
     // $2: ids; per field, its values and whether each card gave it.
     const params: unknown[] = [deviceId, ids];
     const columns = OPTIONAL_FIELDS.map(([field, column, type]) => {
-      params.push(sims.map((s) => stored(s, field)), sims.map((s) => s[field] !== undefined));
+      params.push(
+        sims.map((s) => stored(s, field)),
+        sims.map((s) => s[field] !== undefined),
+      );
       return { column, type, value: `$${params.length - 1}::${type}[]`, given: `$${params.length}::boolean[]` };
     });
     const unnest = `unnest($2::int[], ${columns.map((c) => `${c.value}, ${c.given}`).join(', ')})
@@ -56,8 +59,5 @@ export async function syncSims(tx: Queryable, deviceId: string, reported: Report
       params,
     );
   }
-  await tx.query(
-    `UPDATE device_sims SET removed_at = now() WHERE device_id = $1 AND removed_at IS NULL AND NOT (subscription_id = ANY($2::int[]))`,
-    [deviceId, ids],
-  );
+  await tx.query(`UPDATE device_sims SET removed_at = now() WHERE device_id = $1 AND removed_at IS NULL AND NOT (subscription_id = ANY($2::int[]))`, [deviceId, ids]);
 }

@@ -32,11 +32,11 @@ export async function updateDevice(ctx: AppContext, orgId: string, deviceId: str
   if (sim !== undefined && sim !== null) await assertReportedSim(ctx, orgId, deviceId, sim);
   const fields = (Object.keys(COLUMN_OF) as (keyof DeviceChanges)[]).filter((f) => body[f] !== undefined);
   if (fields.length > 0) {
-    const set = assignments(fields.map((f) => [COLUMN_OF[f], body[f]]), 3);
-    const { rowCount } = await ctx.db.query(
-      `UPDATE devices SET ${set.sql}, updated_at = now() WHERE id = $1 AND org_id = $2`,
-      [deviceId, orgId, ...set.values],
+    const set = assignments(
+      fields.map((f) => [COLUMN_OF[f], body[f]]),
+      3,
     );
+    const { rowCount } = await ctx.db.query(`UPDATE devices SET ${set.sql}, updated_at = now() WHERE id = $1 AND org_id = $2`, [deviceId, orgId, ...set.values]);
     if (rowCount === 0) throw errors.notFound('device');
     await syncDeviceState(ctx, deviceId);
   }

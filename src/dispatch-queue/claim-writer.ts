@@ -25,9 +25,16 @@ export function claimWriter(ctx: Infrastructure): ClaimWriter {
 
 async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<ClaimWritten[]> {
   const at = new Date();
-  const transitions: Transition[] = writes.flatMap((w) => w.picked.map((p) => ({
-    id: p.id, to: 'claimed' as const, at, source: 'device' as const, deviceId: w.deviceId, simSubscriptionId: p.sim >= 0 ? p.sim : null,
-  })));
+  const transitions: Transition[] = writes.flatMap((w) =>
+    w.picked.map((p) => ({
+      id: p.id,
+      to: 'claimed' as const,
+      at,
+      source: 'device' as const,
+      deviceId: w.deviceId,
+      simSubscriptionId: p.sim >= 0 ? p.sim : null,
+    })),
+  );
   const changed = await applyTransitionsLean(ctx.hotDb, transitions, { liveDevicesOnly: true });
   const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
   const won = writes.map((w) => new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)));

@@ -45,8 +45,11 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
     claimFromQueues(
       ctx.redis,
       {
-        deviceQueue: k.deviceQueue(device.deviceId), orgQueue: k.orgQueue(), queueMeta: k.queueMeta(),
-        deviceState: k.deviceState(device.deviceId), claiming: k.claiming(),
+        deviceQueue: k.deviceQueue(device.deviceId),
+        orgQueue: k.orgQueue(),
+        queueMeta: k.queueMeta(),
+        deviceState: k.deviceState(device.deviceId),
+        claiming: k.claiming(),
       },
       { deviceId: device.deviceId, max: Math.min(Math.max(1, max), MAX_CLAIM), now: Date.now(), pacingPrefix: k.pacingPrefix(device.deviceId), utcDay: utcDay() },
     );
@@ -64,7 +67,11 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
 
   const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
   if (won === null) {
-    await returnToQueues(ctx, device.orgId, picked.map((p) => p.id));
+    await returnToQueues(
+      ctx,
+      device.orgId,
+      picked.map((p) => p.id),
+    );
     return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
   }
   // Postgres has decided; the claiming set only needs to hear it. The phone need not wait for

@@ -6,10 +6,14 @@ import type { DispatchEntry } from './entries.js';
 async function enqueueForTarget(ctx: Infrastructure, orgId: string, deviceId: string | null, entries: DispatchEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
   const k = ctx.keys.org(orgId);
-  return enqueueMessages(ctx.redis, { orgQueue: k.orgQueue(), deviceQueue: k.deviceQueue(deviceId ?? '-'), queueMeta: k.queueMeta() }, {
-    pinnedToDevice: Boolean(deviceId),
-    messages: entries,
-  });
+  return enqueueMessages(
+    ctx.redis,
+    { orgQueue: k.orgQueue(), deviceQueue: k.deviceQueue(deviceId ?? '-'), queueMeta: k.queueMeta() },
+    {
+      pinnedToDevice: Boolean(deviceId),
+      messages: entries,
+    },
+  );
 }
 
 /**

@@ -26,8 +26,7 @@ export function dispatchMeta(to: string, f: DispatchFields): string {
 
 /** The messages of one send differ only by recipient: the rest of their JSON is made once. */
 export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
-  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` +
-    `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}}`;
+  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` + `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}}`;
   return (to) => `{"to":${JSON.stringify(to)}${rest}`;
 }
 

@@ -15,10 +15,7 @@ export async function reconcileBatches(ctx: Infrastructure, signals: WorkSignals
   for (;;) {
     const batchIds = await selectUndispatchedBatches(ctx.db, ctx.config.reconcileGraceMs, 50);
     if (batchIds.length === 0) return total;
-    const { rows } = await ctx.db.query(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status = 'queued'`,
-      [batchIds],
-    );
+    const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status = 'queued'`, [batchIds]);
     await dispatchBatch(ctx, signals, batchIds, (rows as MessageRow[]).map(toDispatchEntry));
     total += rows.length;
     if (batchIds.length < 50) return total;
@@ -37,10 +34,7 @@ export async function rebuildQueuesIfLost(ctx: Infrastructure): Promise<number> 
   let after = '';
   let total = 0;
   for (;;) {
-    const { rows } = await ctx.db.query(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE status = 'queued' AND id > $1 ORDER BY id LIMIT 5000`,
-      [after],
-    );
+    const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE status = 'queued' AND id > $1 ORDER BY id LIMIT 5000`, [after]);
     if (rows.length === 0) break;
     total += await enqueue(ctx, (rows as MessageRow[]).map(toDispatchEntry));
     after = (rows[rows.length - 1] as MessageRow).id;

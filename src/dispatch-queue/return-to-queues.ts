@@ -9,10 +9,7 @@ import { confirmClaims } from '../redis/scripts/confirm-claims.js';
  */
 export async function returnToQueues(ctx: Infrastructure, orgId: string, ids: string[]): Promise<number> {
   const k = ctx.keys.org(orgId);
-  const { rows } = await ctx.db.query(
-    `SELECT id, requested_device_id AS "requestedDeviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`,
-    [ids],
-  );
+  const { rows } = await ctx.db.query(`SELECT id, requested_device_id AS "requestedDeviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`, [ids]);
   const requeue = new Map((rows as { id: string; requestedDeviceId: string | null }[]).map((r) => [r.id, r.requestedDeviceId]));
   if (requeue.size > 0) {
     const m = ctx.redis.multi();

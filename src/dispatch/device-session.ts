@@ -40,7 +40,11 @@ export class DeviceSession {
   opened: Promise<number | null> = Promise.resolve(null);
 
   /** @param maxJobs pushes stop while the phone holds this many unreported jobs */
-  constructor(readonly ws: WebSocket<SocketData>, readonly principal: DevicePrincipal, readonly maxJobs: number) {}
+  constructor(
+    readonly ws: WebSocket<SocketData>,
+    readonly principal: DevicePrincipal,
+    readonly maxJobs: number,
+  ) {}
 
   get deviceId(): string {
     return this.principal.deviceId;

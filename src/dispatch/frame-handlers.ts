@@ -10,6 +10,7 @@ import type { RecentAnswers } from './recent-answers.js';
 /** A frame operation the socket and the HTTP fallback share (heartbeat, incoming SMS). */
 export interface DeviceOperation {
   schema: TSchema;
+  // biome-ignore lint/suspicious/noExplicitAny: validated against `schema` just before; each operation declares its own body type.
   handle(principal: DevicePrincipal, body: any): Promise<object>;
 }
 

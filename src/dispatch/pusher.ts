@@ -27,7 +27,10 @@ export class Pusher {
   private readonly pump: NodeJS.Timeout;
   private turn = 0;
 
-  constructor(private readonly ctx: AppContext, private readonly sessions: Map<string, DeviceSession>) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sessions: Map<string, DeviceSession>,
+  ) {
     this.pump = setInterval(() => this.pumpAll(), PUMP_INTERVAL_MS);
     this.pump.unref();
   }

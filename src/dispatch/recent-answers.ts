@@ -22,7 +22,10 @@ export class RecentAnswers {
   private readonly byRef = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly maxRefs = RECENT_REFS, private readonly maxBytes = RECENT_BYTES) {}
+  constructor(
+    private readonly maxRefs = RECENT_REFS,
+    private readonly maxBytes = RECENT_BYTES,
+  ) {}
 
   get size(): number {
     return this.byRef.size;

@@ -9,7 +9,10 @@ import { noSession } from './frame-handlers.js';
 export function dispatchRoutes(ctx: AppContext): AnyRoute[] {
   return [
     deviceRoute({
-      method: 'post', path: '/device/v1/claim', auth: { device: true }, body: ClaimBody,
+      method: 'post',
+      path: '/device/v1/claim',
+      auth: { device: true },
+      body: ClaimBody,
       summary: 'Claim up to max queued messages for this phone',
       responses: { 200: Type.Object({ jobs: Type.Array(JobSchema) }) },
       handler: async (req) => {
@@ -19,10 +22,16 @@ export function dispatchRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     deviceRoute({
-      method: 'post', path: '/device/v1/status', auth: { device: true }, body: StatusReportsBody,
+      method: 'post',
+      path: '/device/v1/status',
+      auth: { device: true },
+      body: StatusReportsBody,
       summary: 'Report progress of claimed messages',
       handler: async (req) => {
-        const outcomes = await writeReports(ctx, req.body.reports.map((report) => ({ deviceId: req.principal.deviceId, report })));
+        const outcomes = await writeReports(
+          ctx,
+          req.body.reports.map((report) => ({ deviceId: req.principal.deviceId, report })),
+        );
         return { status: 200, body: { results: outcomes } };
       },
     }),

@@ -99,7 +99,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
         replySafely(res, state, requestId, errorReply(errors.invalid(`maxJobs: must be an integer from 1 to ${PUSH_WINDOW}`), requestId), ctx.log);
         return;
       }
-      deps.authenticate(authorization)
+      deps
+        .authenticate(authorization)
         .then((principal) => {
           if (state.aborted || state.done) return;
           res.cork(() => res.upgrade<SocketData>({ principal, maxJobs }, key, protocol, extensions, context));
@@ -127,8 +128,13 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       const text = Buffer.from(message).toString('utf8');
       void handleFrame(
         {
-          ctx, principal: session.principal, reports, ops: deps.ops,
-          onJobs: (n) => { session.outstanding += n; },
+          ctx,
+          principal: session.principal,
+          reports,
+          ops: deps.ops,
+          onJobs: (n) => {
+            session.outstanding += n;
+          },
           onSettled: (n) => pusher.settled(session, n),
           isRevoked: () => isRevoked(session.principal),
           isRevokedInPostgres: () => revokedRows.load(session.principal.deviceId),
@@ -148,11 +154,11 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       if (sessions.get(session.deviceId) === session) {
         sessions.delete(session.deviceId);
         void session.opened.then((generation) =>
-          deps.markSocket?.(session.deviceId, false, generation ?? undefined)
-            .catch((err: unknown) => {
-              ctx.log.warn({ err }, 'socket close not saved; retried with the presence lease');
-              lease.closeFailed(session.deviceId, generation ?? undefined);
-            }));
+          deps.markSocket?.(session.deviceId, false, generation ?? undefined).catch((err: unknown) => {
+            ctx.log.warn({ err }, 'socket close not saved; retried with the presence lease');
+            lease.closeFailed(session.deviceId, generation ?? undefined);
+          }),
+        );
       }
     },
   });

@@ -6,9 +6,7 @@ import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type ClockSkewWarning } from './clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
 
-export type ReportOutcome =
-  | { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning }
-  | { messageId: string; error: { code: 'invalid_transition'; message: string } };
+export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
 interface Pending {
   deviceId: string;
@@ -70,7 +68,10 @@ class ReportLane {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: AppContext, private readonly opts: { maxBatch?: number; maxDelayMs?: number } = {}) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly opts: { maxBatch?: number; maxDelayMs?: number } = {},
+  ) {}
 
   submit(deviceId: string, report: StatusReport): Promise<ReportOutcome> {
     return new Promise((resolve, reject) => {
@@ -98,7 +99,10 @@ class ReportLane {
     this.pending = [];
     if (batch.length === 0) return;
     try {
-      const outcomes = await writeReports(this.ctx, batch.map((p) => ({ deviceId: p.deviceId, report: p.report })));
+      const outcomes = await writeReports(
+        this.ctx,
+        batch.map((p) => ({ deviceId: p.deviceId, report: p.report })),
+      );
       batch.forEach((p, i) => p.resolve(outcomes[i]!));
     } catch (err) {
       for (const p of batch) p.reject(err);
@@ -115,7 +119,12 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
     const transitions: Transition[] = round.map((i) => {
       const { report, deviceId } = items[i]!;
       return {
-        id: report.messageId, to: report.status, at: times[i]!.at, source: 'device', deviceId, heldBy: deviceId,
+        id: report.messageId,
+        to: report.status,
+        at: times[i]!.at,
+        source: 'device',
+        deviceId,
+        heldBy: deviceId,
         from: FROM_FOR_REPORT[report.status],
         code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
       };

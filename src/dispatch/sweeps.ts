@@ -7,12 +7,13 @@ export const CLAIM_RECOVERY_MS = 30_000;
 
 /** queued → expired at expiresAt: no phone could send it in time. */
 export async function expireQueued(ctx: AppContext): Promise<number> {
-  const { rows } = await ctx.db.query(
-    `SELECT id FROM messages WHERE status = 'queued' AND expires_at <= now() ORDER BY expires_at LIMIT ${BATCH}`,
-  );
+  const { rows } = await ctx.db.query(`SELECT id FROM messages WHERE status = 'queued' AND expires_at <= now() ORDER BY expires_at LIMIT ${BATCH}`);
   if (rows.length === 0) return 0;
   const at = new Date();
-  const changed = await applyTransitions(ctx.db, rows.map((r) => ({ id: r.id as string, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })));
+  const changed = await applyTransitions(
+    ctx.db,
+    rows.map((r) => ({ id: r.id as string, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })),
+  );
   const byOrg = new Map<string, { id: string; requestedDeviceId: string | null }[]>();
   for (const m of changed) {
     const list = byOrg.get(m.orgId) ?? [];
@@ -32,7 +33,10 @@ export async function markSilentUnknown(ctx: AppContext): Promise<number> {
   );
   if (rows.length === 0) return 0;
   const at = new Date();
-  const changed = await applyTransitions(ctx.db, rows.map((r) => ({ id: r.id as string, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })));
+  const changed = await applyTransitions(
+    ctx.db,
+    rows.map((r) => ({ id: r.id as string, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })),
+  );
   return changed.length;
 }
 

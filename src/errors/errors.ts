@@ -39,10 +39,8 @@ export const isHafatraError = (e: unknown): e is HafatraError => e instanceof Ha
 
 export const errors = {
   invalid: (message: string) => new HafatraError('invalid_request', message),
-  tooLarge: (limit: number) =>
-    new HafatraError('invalid_request', `request body exceeds ${limit} bytes`, { status: 413 }),
-  unauthorized: (message = 'missing, invalid, revoked or expired API key') =>
-    new HafatraError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
+  tooLarge: (limit: number) => new HafatraError('invalid_request', `request body exceeds ${limit} bytes`, { status: 413 }),
+  unauthorized: (message = 'missing, invalid, revoked or expired API key') => new HafatraError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
   forbidden: (scope: string) => new HafatraError('forbidden', `this API key lacks the scope ${scope}`),
   /** A member's role does not allow the action. */
   roleTooLow: (needed: string) => new HafatraError('forbidden', `this needs the ${needed} role in the organization`),
@@ -53,12 +51,9 @@ export const errors = {
   conflict: (message: string) => new HafatraError('conflict', message),
   noDevice: (message = 'no phone in the organization can send') => new HafatraError('no_device', message),
   invalidTransition: (message: string) => new HafatraError('invalid_transition', message),
-  unsupportedMediaType: () =>
-    new HafatraError('unsupported_media_type', 'request body must be sent as application/json'),
-  rateLimited: (message: string, retryAfterSeconds: number) =>
-    new HafatraError('rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
+  unsupportedMediaType: () => new HafatraError('unsupported_media_type', 'request body must be sent as application/json'),
+  rateLimited: (message: string, retryAfterSeconds: number) => new HafatraError('rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
   internal: () => new HafatraError('internal_error', 'unexpected failure; quote the requestId when reporting it'),
   /** Still 500 internal_error (the spec's code for any failure of ours), with a hint to retry soon. */
-  storageUnavailable: () =>
-    new HafatraError('internal_error', 'storage temporarily unavailable; retry shortly', { headers: { 'retry-after': '1' } }),
+  storageUnavailable: () => new HafatraError('internal_error', 'storage temporarily unavailable; retry shortly', { headers: { 'retry-after': '1' } }),
 };

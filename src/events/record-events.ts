@@ -2,8 +2,17 @@ import type { Queryable } from '../db/pool.js';
 import { newIds } from '../ids/ids.js';
 
 export const EVENT_TYPES = [
-  'message.queued', 'message.claimed', 'message.sending', 'message.sent', 'message.delivered', 'message.failed',
-  'message.expired', 'message.cancelled', 'message.unknown', 'incoming.received', 'mobile_money.detected',
+  'message.queued',
+  'message.claimed',
+  'message.sending',
+  'message.sent',
+  'message.delivered',
+  'message.failed',
+  'message.expired',
+  'message.cancelled',
+  'message.unknown',
+  'incoming.received',
+  'mobile_money.detected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -21,7 +30,11 @@ export interface NewEvent {
 export async function recordEvents(tx: Queryable, orgId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   const wanted = await subscribedTypes(tx, orgId);
-  return insertEvents(tx, orgId, events.filter((e) => wanted.has(e.type)));
+  return insertEvents(
+    tx,
+    orgId,
+    events.filter((e) => wanted.has(e.type)),
+  );
 }
 
 /** The event types some enabled endpoint of the organization subscribes to. */

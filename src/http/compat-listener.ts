@@ -41,15 +41,12 @@ export async function startCompatListener(opts: { host: string; port: number; up
     if (req.httpVersion === '1.1' && !req.headers.host) return answerError(res, errors.invalid('an HTTP/1.1 request needs a Host header (RFC 9112)'), undefined, true);
     const headers: http.OutgoingHttpHeaders = { host: req.headers.host || `localhost:${opts.upstreamPort}` };
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-    const upstream = http.request(
-      { agent, host: upstreamHost, port: opts.upstreamPort, method: req.method, path: req.url, headers },
-      (answer) => {
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
-        res.writeHead(answer.statusCode ?? 500, out);
-        answer.pipe(res);
-      },
-    );
+    const upstream = http.request({ agent, host: upstreamHost, port: opts.upstreamPort, method: req.method, path: req.url, headers }, (answer) => {
+      const out: http.OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+      res.writeHead(answer.statusCode ?? 500, out);
+      answer.pipe(res);
+    });
     upstream.on('error', (err) => {
       // The uWS port is this process's own: failing to reach it is an internal error.
       const requestId = newId('request');
@@ -71,7 +68,7 @@ export async function startCompatListener(opts: { host: string; port: number; up
     const upstream = net.connect(opts.upstreamPort, upstreamHost, () => {
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
       for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-      upstream.write(lines.join('\r\n') + '\r\n\r\n');
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(socket).pipe(upstream);
     });
@@ -82,7 +79,9 @@ export async function startCompatListener(opts: { host: string; port: number; up
     if (!socket.writable) return void socket.destroy();
     const requestId = newId('request');
     const body = JSON.stringify(errorReply(errors.invalid('malformed HTTP request'), requestId).body);
-    socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

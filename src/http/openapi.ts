@@ -11,20 +11,22 @@ const errorResponse = { description: 'Error', content: { 'application/json': { s
 
 function operation(route: AnyRoute) {
   const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
-    name: m[1], in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
   }));
   const query = route.query as (TSchema & { properties?: Record<string, TSchema>; required?: string[] }) | undefined;
   const queryParams = Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
-    name, in: 'query', required: query?.required?.includes(name) ?? false, schema,
+    name,
+    in: 'query',
+    required: query?.required?.includes(name) ?? false,
+    schema,
   }));
-  const headerParams = route.idempotencyKey
-    ? [{ name: 'idempotency-key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' } }]
-    : [];
+  const headerParams = route.idempotencyKey ? [{ name: 'idempotency-key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' } }] : [];
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses ?? {})) {
-    responses[status] = schema
-      ? { description: 'Success', content: { 'application/json': { schema } } }
-      : { description: 'Success, no body' };
+    responses[status] = schema ? { description: 'Success', content: { 'application/json': { schema } } } : { description: 'Success, no body' };
   }
   responses.default = errorResponse;
   return {
@@ -56,7 +58,10 @@ export function buildOpenApi(routes: AnyRoute[]) {
 export function openApiRoute(routes: AnyRoute[]): AnyRoute {
   const document = JSON.parse(JSON.stringify(buildOpenApi(routes))) as unknown;
   return publicRoute({
-    method: 'get', path: '/openapi.json', auth: { public: true }, summary: 'This document',
+    method: 'get',
+    path: '/openapi.json',
+    auth: { public: true },
+    summary: 'This document',
     handler: async () => ({ status: 200, body: document }),
   });
 }

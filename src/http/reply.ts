@@ -1,6 +1,6 @@
 import type { HttpResponse } from './uws.js';
 import { statusLine } from './status-text.js';
-import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
+import { type HafatraError, errors, isHafatraError } from '../errors/errors.js';
 import { isStorageUnavailable } from '../errors/storage-unavailable.js';
 
 export interface Reply {

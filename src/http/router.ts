@@ -76,6 +76,7 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
    * A member doing this is written to the audit log (src/audit/record-audit.ts) once it
    * succeeded. Routes that know more (a transaction, the detail) call recordAudit themselves.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: the body's type is the route's own, checked where the route is declared.
   audit?: { action: string; target?: (req: { params: Record<string, string>; body: any }) => string | null };
   /** The route takes an `Idempotency-Key` header: checked by the router, given as req.headers.idempotencyKey. */
   idempotencyKey?: true;
@@ -83,7 +84,7 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
 }
 
 // Routes of every shape share one table; the spec's types meet at the handler.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each route's own types are checked where it is declared.
 export type AnyRoute = RouteSpec<any, any, any>;
 
 export function apiRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
@@ -93,15 +94,11 @@ export function apiRoute<BS extends TSchema | undefined = undefined, QS extends 
 }
 
 /** A dashboard route: a signed-in member with at least this role in their current organization. */
-export function memberRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
-  spec: RouteSpec<BS, QS, MemberPrincipal> & { auth: { role: Role } },
-): AnyRoute {
+export function memberRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(spec: RouteSpec<BS, QS, MemberPrincipal> & { auth: { role: Role } }): AnyRoute {
   return spec;
 }
 
-export function deviceRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(
-  spec: RouteSpec<BS, QS, DevicePrincipal> & { auth: { device: true } },
-): AnyRoute {
+export function deviceRoute<BS extends TSchema | undefined = undefined, QS extends TSchema | undefined = undefined>(spec: RouteSpec<BS, QS, DevicePrincipal> & { auth: { device: true } }): AnyRoute {
   return spec;
 }
 
@@ -138,7 +135,10 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 function paramNames(path: string): string[] {
-  return path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  return path
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
 }
 
 /**
@@ -168,35 +168,36 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
 
   // uWS names its DELETE handler `del`.
   const uwsMethod = route.method === 'delete' ? 'del' : route.method;
-  const register = (app as unknown as Record<string, Function>)[uwsMethod]!.bind(app) as (pattern: string, h: (res: HttpResponse, req: HttpRequest) => void) => TemplatedApp;
-  register(route.path, guarded(deps.log, `${route.method} ${route.path}`, (res, req, { state, requestId }) => {
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => (params[name] = decodeSegment(req.getParameter(i) ?? '')));
-    const authorization = req.getHeader('authorization') || undefined;
-    // Only a request without Authorization can be a browser's: API clients pay for no more headers.
-    const cookie = authorization === undefined && !('device' in route.auth) ? req.getHeader('cookie') || undefined : undefined;
-    const copied: Copied = {
-      requestId,
-      query: req.getQuery() ?? '',
-      path: req.getUrl(),
-      // getHeader reads a value byte for byte (src/http/request-headers.ts says what uWS loses).
-      headers: {
-        authorization,
-        contentType: req.getHeader('content-type') || undefined,
-        cookie,
-        userAgent: route.browser ? req.getHeader('user-agent') || undefined : undefined,
-        browser: cookie !== undefined || route.browser
-          ? { origin: req.getHeader('origin'), host: req.getHeader('host'), secFetchSite: req.getHeader('sec-fetch-site') }
-          : undefined,
-      },
-      idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
-      params,
-      clientAddress: route.clientAddress || (route.audit && cookie) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
-    };
-    const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
-    deps.inflight.count++;
-    handle(res, state, route, copied, body, bodyValidator, queryValidator, deps).finally(() => deps.inflight.count--);
-  }));
+  const register = (app as unknown as Record<string, (...args: unknown[]) => unknown>)[uwsMethod]!.bind(app) as (pattern: string, h: (res: HttpResponse, req: HttpRequest) => void) => TemplatedApp;
+  register(
+    route.path,
+    guarded(deps.log, `${route.method} ${route.path}`, (res, req, { state, requestId }) => {
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => (params[name] = decodeSegment(req.getParameter(i) ?? '')));
+      const authorization = req.getHeader('authorization') || undefined;
+      // Only a request without Authorization can be a browser's: API clients pay for no more headers.
+      const cookie = authorization === undefined && !('device' in route.auth) ? req.getHeader('cookie') || undefined : undefined;
+      const copied: Copied = {
+        requestId,
+        query: req.getQuery() ?? '',
+        path: req.getUrl(),
+        // getHeader reads a value byte for byte (src/http/request-headers.ts says what uWS loses).
+        headers: {
+          authorization,
+          contentType: req.getHeader('content-type') || undefined,
+          cookie,
+          userAgent: route.browser ? req.getHeader('user-agent') || undefined : undefined,
+          browser: cookie !== undefined || route.browser ? { origin: req.getHeader('origin'), host: req.getHeader('host'), secFetchSite: req.getHeader('sec-fetch-site') } : undefined,
+        },
+        idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
+        params,
+        clientAddress: route.clientAddress || (route.audit && cookie) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
+      };
+      const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
+      deps.inflight.count++;
+      handle(res, state, route, copied, body, bodyValidator, queryValidator, deps).finally(() => deps.inflight.count--);
+    }),
+  );
 }
 
 /** What the handler needs of uWS's request, copied before the first await. */
@@ -234,7 +235,7 @@ async function handle(
     if (!paramsValid) throw errors.notFound('resource');
     const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
     if ('tooLarge' in bodyResult) throw errors.tooLarge(deps.bodyLimitBytes);
-    let body: unknown = undefined;
+    let body: unknown;
     if (bodyValidator) {
       if (!isJson(copied.headers.contentType)) throw errors.unsupportedMediaType();
       body = bodyValidator.check(parseJson(bodyResult.body), 'body');
@@ -255,8 +256,9 @@ async function handle(
     if (route.audit && principal?.kind === 'member' && reply.status < 300) {
       const { action, target } = route.audit;
       // The action happened: a failure to log it is reported, not turned into the client's error.
-      await recordAudit(deps.auditDb!, principal, copied.clientAddress, { action, target: target?.({ params: copied.params, body }) ?? null })
-        .catch((err: unknown) => deps.log.error({ err, requestId, action }, 'audit entry not written'));
+      await recordAudit(deps.auditDb!, principal, copied.clientAddress, { action, target: target?.({ params: copied.params, body }) ?? null }).catch((err: unknown) =>
+        deps.log.error({ err, requestId, action }, 'audit entry not written'),
+      );
     }
   } catch (err) {
     const { error, unexpected } = toHafatraError(err);

@@ -16,7 +16,7 @@ export interface BrowserHeaders {
  */
 export function refuseCrossSite(method: Method, h: BrowserHeaders | undefined): void {
   if (method === 'get') return;
-  if (!h || !h.origin || !h.host) throw errors.crossSite();
+  if (!h?.origin || !h.host) throw errors.crossSite();
   if (h.secFetchSite && h.secFetchSite !== 'same-origin') throw errors.crossSite();
   let originHost: string;
   try {

@@ -18,16 +18,19 @@ export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: 
   for (const route of routes) registerRoute(app, route, deps);
   extend?.(app);
   const dashboard = deps.dashboard === false ? null : loadDashboard();
-  app.any('/*', guarded(deps.log, 'any /*', (res, req, { state, requestId }) => {
-    const path = req.getUrl();
-    const method = req.getMethod();
-    // The dashboard's pages: any GET the API does not own (src/dashboard/static-files.ts).
-    if ((method === 'get' || method === 'head') && !isApiPath(path) && deps.dashboard !== false) {
-      sendReply(res, state, requestId, dashboardReply(dashboard, path, /\bgzip\b/.test(req.getHeader('accept-encoding'))));
-      return;
-    }
-    sendReply(res, state, requestId, errorReply(errors.notFound('route'), requestId));
-  }));
+  app.any(
+    '/*',
+    guarded(deps.log, 'any /*', (res, req, { state, requestId }) => {
+      const path = req.getUrl();
+      const method = req.getMethod();
+      // The dashboard's pages: any GET the API does not own (src/dashboard/static-files.ts).
+      if ((method === 'get' || method === 'head') && !isApiPath(path) && deps.dashboard !== false) {
+        sendReply(res, state, requestId, dashboardReply(dashboard, path, /\bgzip\b/.test(req.getHeader('accept-encoding'))));
+        return;
+      }
+      sendReply(res, state, requestId, errorReply(errors.notFound('route'), requestId));
+    }),
+  );
 
   let listenSocket: us_listen_socket | null = null;
   return {

@@ -7,10 +7,7 @@ import uWS from 'uWebSockets.js';
  */
 export function nativeUws(): typeof uWS {
   if (typeof (uWS as unknown as Record<string, unknown>).us_listen_socket_close !== 'function') {
-    throw new Error(
-      'uWebSockets.js native binary did not load (it fell back to its JS implementation). ' +
-        'Use Node 20 on Linux x64 with glibc >= 2.28.',
-    );
+    throw new Error('uWebSockets.js native binary did not load (it fell back to its JS implementation). ' + 'Use Node 20 on Linux x64 with glibc >= 2.28.');
   }
   return uWS;
 }

@@ -19,10 +19,7 @@ export async function loadInboundDevice(db: Queryable, principal: DevicePrincipa
   );
   const row = rows[0];
   if (!row) throw errors.unauthorized('unknown device');
-  const inbound = inboundCapability(
-    { revokedAt: row.revoked_at, defaultSmsApp: row.default_sms_app, defaultSmsAppReportedAt: row.default_sms_app_reported_at },
-    freshnessSeconds,
-  );
+  const inbound = inboundCapability({ revokedAt: row.revoked_at, defaultSmsApp: row.default_sms_app, defaultSmsAppReportedAt: row.default_sms_app_reported_at }, freshnessSeconds);
   return { id: principal.deviceId, orgId: principal.orgId, retentionDays: row.retention_days, inbound };
 }
 

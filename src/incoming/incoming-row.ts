@@ -51,10 +51,7 @@ export async function selectIncomingByIds(db: Queryable, ids: string[]): Promise
 }
 
 /** Newest first; `before` is the last id of the previous page. Fetches limit + 1 to detect a next page. */
-export async function selectIncomingPage(
-  db: Queryable,
-  q: { orgId: string; deviceId?: string; before: string | null; limit: number },
-): Promise<IncomingRow[]> {
+export async function selectIncomingPage(db: Queryable, q: { orgId: string; deviceId?: string; before: string | null; limit: number }): Promise<IncomingRow[]> {
   const { rows } = await db.query(
     `${SELECT_INCOMING}
      WHERE i.org_id = $1 AND ($2::text IS NULL OR i.device_id = $2) AND ($3::text IS NULL OR i.id < $3)

@@ -45,13 +45,15 @@ export async function storePart(tx: Queryable, device: InboundDevice, item: Prep
 async function joinParts(tx: Queryable, device: InboundDevice, groupKey: string, parts: PartRow[]): Promise<PartOutcome> {
   const first = parts[0]!;
   const clientId = `parts:${groupKey}:${first.client_id}`;
-  const { idByClientId, created } = await storeMessages(tx, device, [{
-    clientId,
-    from: first.from_number,
-    body: parts.map((p) => p.body).join(''),
-    simSubscriptionId: first.sim_subscription_id,
-    receivedAt: new Date(Math.min(...parts.map((p) => p.received_at.getTime()))),
-  }]);
+  const { idByClientId, created } = await storeMessages(tx, device, [
+    {
+      clientId,
+      from: first.from_number,
+      body: parts.map((p) => p.body).join(''),
+      simSubscriptionId: first.sim_subscription_id,
+      receivedAt: new Date(Math.min(...parts.map((p) => p.received_at.getTime()))),
+    },
+  ]);
   const incomingId = idByClientId.get(clientId)!;
   await tx.query(
     `INSERT INTO incoming_part_clients (device_id, client_id, incoming_id)

@@ -64,9 +64,17 @@ async function storeBatch(ctx: AppContext, device: InboundDevice, list: Incoming
 
 async function storeAll(tx: Queryable, device: InboundDevice, items: PreparedSms[]): Promise<{ results: IncomingResult[]; created: string[] }> {
   const singles = items.filter((i) => !i.sms.part);
-  const { idByClientId, created } = await storeMessages(tx, device, singles.map(({ sms, receivedAt }) => ({
-    clientId: sms.clientId, from: sms.from, body: sms.body, simSubscriptionId: sms.simSubscriptionId ?? null, receivedAt,
-  })));
+  const { idByClientId, created } = await storeMessages(
+    tx,
+    device,
+    singles.map(({ sms, receivedAt }) => ({
+      clientId: sms.clientId,
+      from: sms.from,
+      body: sms.body,
+      simSubscriptionId: sms.simSubscriptionId ?? null,
+      receivedAt,
+    })),
+  );
   const results: IncomingResult[] = [];
   for (const item of items) {
     const base = { clientId: item.sms.clientId, ...(item.warning ? { warning: item.warning } : {}) };
@@ -89,5 +97,9 @@ async function storeAll(tx: Queryable, device: InboundDevice, items: PreparedSms
 async function recordReceived(tx: Queryable, orgId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await selectIncomingByIds(tx, ids);
-  await recordEvents(tx, orgId, rows.map((r) => ({ type: 'incoming.received' as const, data: () => toIncomingMessage(r) })));
+  await recordEvents(
+    tx,
+    orgId,
+    rows.map((r) => ({ type: 'incoming.received' as const, data: () => toIncomingMessage(r) })),
+  );
 }

@@ -4,7 +4,6 @@ import { PageQuery } from '../http/pagination.js';
 import { PhoneDateTime } from '../dispatch/phone-time.js';
 import { ClockSkewWarningSchema } from '../dispatch/clock.js';
 
-
 /** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
 export const IncomingSmsBody = Type.Object(
   {

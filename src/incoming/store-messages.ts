@@ -15,11 +15,7 @@ export interface NewIncoming {
  * Inserts the messages not stored yet and answers the id of each clientId, new or old: a
  * phone's retry of an SMS already stored writes nothing. `created` lists only the new ids.
  */
-export async function storeMessages(
-  tx: Queryable,
-  device: InboundDevice,
-  items: NewIncoming[],
-): Promise<{ idByClientId: Map<string, string>; created: string[] }> {
+export async function storeMessages(tx: Queryable, device: InboundDevice, items: NewIncoming[]): Promise<{ idByClientId: Map<string, string>; created: string[] }> {
   const unique = [...new Map(items.map((m) => [m.clientId, m])).values()];
   const idByClientId = new Map<string, string>();
   if (unique.length === 0) return { idByClientId, created: [] };
@@ -32,19 +28,22 @@ export async function storeMessages(
      ON CONFLICT (device_id, client_id) DO NOTHING
      RETURNING id, client_id`,
     [
-      newIds('incoming', unique.length), device.orgId, device.id, device.retentionDays,
-      unique.map((m) => m.clientId), unique.map((m) => m.from), unique.map((m) => m.body),
-      unique.map((m) => m.simSubscriptionId), unique.map((m) => m.receivedAt),
+      newIds('incoming', unique.length),
+      device.orgId,
+      device.id,
+      device.retentionDays,
+      unique.map((m) => m.clientId),
+      unique.map((m) => m.from),
+      unique.map((m) => m.body),
+      unique.map((m) => m.simSubscriptionId),
+      unique.map((m) => m.receivedAt),
     ],
   );
   for (const r of rows) idByClientId.set(r.client_id, r.id);
   const created = rows.map((r) => r.id as string);
   const missing = unique.filter((m) => !idByClientId.has(m.clientId)).map((m) => m.clientId);
   if (missing.length > 0) {
-    const old = await tx.query(
-      'SELECT id, client_id FROM incoming_messages WHERE device_id = $1 AND client_id = ANY($2::text[])',
-      [device.id, missing],
-    );
+    const old = await tx.query('SELECT id, client_id FROM incoming_messages WHERE device_id = $1 AND client_id = ANY($2::text[])', [device.id, missing]);
     for (const r of old.rows) idByClientId.set(r.client_id, r.id);
   }
   return { idByClientId, created };

@@ -15,9 +15,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   const lockFile = join(dataDir, 'hafatra.pid');
   const holder = heldByThisProcess.has(dataDir) ? process.pid : await liveHolder(lockFile);
   if (holder !== undefined) {
-    throw new Error(
-      `${dataDir} is in use by another hafatra (pid ${holder}): stop it first, or delete ${lockFile} if that process is not hafatra`,
-    );
+    throw new Error(`${dataDir} is in use by another hafatra (pid ${holder}): stop it first, or delete ${lockFile} if that process is not hafatra`);
   }
   heldByThisProcess.add(dataDir);
   await writeFile(lockFile, `${process.pid}\n`);

@@ -60,21 +60,10 @@ export async function startEmbeddedServices(opts: EmbeddedServicesOptions): Prom
 }
 
 /** Starts both at once; if either fails, stops the other and throws. */
-async function startServers(
-  dataDir: string,
-  redisBinary: string,
-  opts: EmbeddedServicesOptions,
-  log: (line: string) => void,
-): Promise<{ postgres: PostgresServer; redis: RedisServer }> {
+async function startServers(dataDir: string, redisBinary: string, opts: EmbeddedServicesOptions, log: (line: string) => void): Promise<{ postgres: PostgresServer; redis: RedisServer }> {
   const runAs = await serviceUserIfRoot(log);
-  const [postgresPort, redisPort] = await Promise.all([
-    opts.postgresPort ?? pickFreePort(),
-    opts.redisPort ?? pickFreePort(),
-  ]);
-  const [postgres, redis] = await Promise.allSettled([
-    startPostgres({ dataDir, port: postgresPort, runAs, log }),
-    startRedis({ binary: redisBinary, dataDir, port: redisPort, runAs, log }),
-  ]);
+  const [postgresPort, redisPort] = await Promise.all([opts.postgresPort ?? pickFreePort(), opts.redisPort ?? pickFreePort()]);
+  const [postgres, redis] = await Promise.allSettled([startPostgres({ dataDir, port: postgresPort, runAs, log }), startRedis({ binary: redisBinary, dataDir, port: redisPort, runAs, log })]);
   if (postgres.status === 'fulfilled' && redis.status === 'fulfilled') return { postgres: postgres.value, redis: redis.value };
   await stopAll([postgres, redis].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
   throw postgres.status === 'rejected' ? postgres.reason : (redis as PromiseRejectedResult).reason;

@@ -33,9 +33,7 @@ export async function ensureNoLiveOwner(check: PidFileCheck): Promise<void> {
     await sleep(50);
     if (!isAlive(pid)) return;
   }
-  throw new Error(
-    `${check.dir} is in use by a running ${check.program} (pid ${pid}): is another hafatra running on this data directory? Stop it first.`,
-  );
+  throw new Error(`${check.dir} is in use by a running ${check.program} (pid ${pid}): is another hafatra running on this data directory? Stop it first.`);
 }
 
 export async function readPid(pidFile: string): Promise<number | undefined> {

@@ -13,12 +13,7 @@ const PASSWORD_FILE = 'hafatra.password';
  * password. initdb runs in a staging directory that is renamed into place only
  * once complete, so a run killed mid-initdb never leaves a half-made cluster.
  */
-export async function prepareCluster(
-  clusterDir: string,
-  bins: PostgresBinaries,
-  runAs: RunAs | undefined,
-  log: (line: string) => void,
-): Promise<string> {
+export async function prepareCluster(clusterDir: string, bins: PostgresBinaries, runAs: RunAs | undefined, log: (line: string) => void): Promise<string> {
   if (!(await isInitialised(clusterDir))) {
     log(`initialising a new Postgres cluster in ${clusterDir}`);
     await initialiseCluster(clusterDir, bins, runAs);

@@ -73,8 +73,7 @@ export async function startPostgres(opts: PostgresServerOptions): Promise<Postgr
     // Fast shutdown: rolls back open transactions, checkpoints, exits within a second or two.
     stopSignal: 'SIGINT',
   });
-  const url = (database: string): string =>
-    `postgres://${SUPERUSER}:${password}@127.0.0.1:${opts.port}/${database}`;
+  const url = (database: string): string => `postgres://${SUPERUSER}:${password}@127.0.0.1:${opts.port}/${database}`;
   const admin = await waitUntilReady(service, () => connectWhenReady(url('postgres')), 60_000);
   try {
     await ensureDatabase(admin, DATABASE_NAME);

@@ -6,11 +6,7 @@ import type { ServiceProcess } from './service-process.js';
  * means "never"). Fails fast, with the end of the server's log, when the server
  * exits; stops it when the probe throws or the server is too slow.
  */
-export async function waitUntilReady<T>(
-  service: ServiceProcess,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
+export async function waitUntilReady<T>(service: ServiceProcess, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await throwIfExited(service);

@@ -24,7 +24,7 @@ export async function findRedisServer(explicitPath: string | undefined, log: (li
 function installHint(): string {
   if (process.platform === 'darwin') return 'install it with `brew install redis`, or set REDIS_URL to use your own Redis';
   if (existsSync('/usr/bin/apt-get')) return 'install it with `sudo apt-get install redis-server`, or set REDIS_URL to use your own Redis';
-  return "install Redis (6.2 or later) so that redis-server is on PATH, or set REDIS_URL to use your own Redis";
+  return 'install Redis (6.2 or later) so that redis-server is on PATH, or set REDIS_URL to use your own Redis';
 }
 
 function canAptInstall(): boolean {

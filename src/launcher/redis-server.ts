@@ -26,21 +26,33 @@ export interface RedisServerOptions {
  */
 function serverArgs(redisDir: string, port: number): string[] {
   return [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--protected-mode', 'yes',
-    '--dir', redisDir,
-    '--pidfile', join(redisDir, 'redis-server.pid'),
-    '--daemonize', 'no',
-    '--supervised', 'no',
-    '--appendonly', 'yes',
-    '--appendfsync', 'everysec',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--protected-mode',
+    'yes',
+    '--dir',
+    redisDir,
+    '--pidfile',
+    join(redisDir, 'redis-server.pid'),
+    '--daemonize',
+    'no',
+    '--supervised',
+    'no',
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
     // A rewrite serializes the whole dataset (the dispatch queues: ~350 bytes a queued message)
     // on a core for seconds, then its file is written back. At the default 100% it comes at
     // every doubling of the log; at 400% a burst of sends pays a quarter of that (docs/decisions.md).
-    '--auto-aof-rewrite-percentage', '400',
-    '--maxmemory-policy', 'noeviction',
-    '--save', '',
+    '--auto-aof-rewrite-percentage',
+    '400',
+    '--maxmemory-policy',
+    'noeviction',
+    '--save',
+    '',
   ];
 }
 

@@ -20,7 +20,10 @@ function reachable(url: string): Promise<boolean> {
   const u = new URL(url);
   return new Promise((res) => {
     const s = connect({ host: u.hostname, port: Number(u.port) });
-    s.once('connect', () => { s.destroy(); res(true); });
+    s.once('connect', () => {
+      s.destroy();
+      res(true);
+    });
     s.once('error', () => res(false));
   });
 }

@@ -20,17 +20,24 @@ export function linkRoutes(ctx: AppContext): AnyRoute[] {
   const secure = secureCookies(ctx.config);
   return [
     publicRoute({
-      method: 'post', path: '/dashboard/v1/links/inspect', auth: { public: true }, browser: true, body: InspectLinkBody,
+      method: 'post',
+      path: '/dashboard/v1/links/inspect',
+      auth: { public: true },
+      browser: true,
+      body: InspectLinkBody,
       summary: 'What a one-time link is for',
       handler: async (req) => {
         const link = await findOpenLink(ctx.db, req.body.token);
         if (!link) throw gone();
-        const email = link.email ?? (link.memberId ? (await findMember(ctx.db, link.memberId))?.email ?? null : null);
+        const email = link.email ?? (link.memberId ? ((await findMember(ctx.db, link.memberId))?.email ?? null) : null);
         const existing = email ? await findMemberByEmail(ctx.db, email) : undefined;
         return {
           status: 200,
           body: {
-            kind: link.kind, email, role: link.role, expiresAt: link.expiresAt,
+            kind: link.kind,
+            email,
+            role: link.role,
+            expiresAt: link.expiresAt,
             organization: link.orgId ? { id: link.orgId, name: link.orgName } : null,
             existingMember: Boolean(existing?.passwordHash),
           },
@@ -38,7 +45,12 @@ export function linkRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     publicRoute({
-      method: 'post', path: '/dashboard/v1/links/accept', auth: { public: true }, browser: true, clientAddress: true, body: AcceptLinkBody,
+      method: 'post',
+      path: '/dashboard/v1/links/accept',
+      auth: { public: true },
+      browser: true,
+      clientAddress: true,
+      body: AcceptLinkBody,
       summary: 'Set a password through a one-time link (or prove it, for an existing member) and sign in',
       handler: async (req) => {
         const preview = await findOpenLink(ctx.db, req.body.token);
@@ -67,7 +79,7 @@ async function accept(tx: Tx, preview: LinkRow, body: { token: string; password:
     checkNewPassword(body.password);
     const hash = await hashPassword(body.password);
     const link = await spendLink(tx, body.token);
-    if (!link || !link.memberId) throw gone();
+    if (!link?.memberId) throw gone();
     await setPasswordHash(tx, link.memberId, hash);
     await endMemberSessions(tx, link.memberId, 'password_reset');
     return link.memberId;
@@ -84,7 +96,7 @@ async function accept(tx: Tx, preview: LinkRow, body: { token: string; password:
     hash = await hashPassword(body.password);
   }
   const link = await spendLink(tx, body.token);
-  if (!link || !link.orgId || !link.role) throw gone();
+  if (!link?.orgId || !link.role) throw gone();
   const member = await ensureMember(tx, email);
   if (hash) await setPasswordHash(tx, member.id, hash);
   await upsertMembership(tx, link.orgId, member.id, link.role);

@@ -80,18 +80,12 @@ export async function openInvitations(db: Queryable, orgId: string): Promise<Lin
 }
 
 export async function revokeInvitation(db: Queryable, orgId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE one_time_links SET revoked_at = now() WHERE id = $1 AND org_id = $2 AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL`,
-    [id, orgId],
-  );
+  const { rowCount } = await db.query(`UPDATE one_time_links SET revoked_at = now() WHERE id = $1 AND org_id = $2 AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL`, [id, orgId]);
   return (rowCount ?? 0) > 0;
 }
 
 /** Whether an organization still waits for its first owner through an open setup link. */
 export async function hasOpenSetupLink(db: Queryable, orgId: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM one_time_links WHERE org_id = $1 AND kind = 'setup' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()`,
-    [orgId],
-  );
+  const { rows } = await db.query(`SELECT 1 FROM one_time_links WHERE org_id = $1 AND kind = 'setup' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()`, [orgId]);
   return rows.length > 0;
 }

@@ -17,7 +17,9 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
   };
   return [
     memberRoute({
-      method: 'get', path: '/dashboard/v1/members', auth: { role: 'owner' },
+      method: 'get',
+      path: '/dashboard/v1/members',
+      auth: { role: 'owner' },
       summary: 'Members of the organization and open invitations',
       handler: async (req) => {
         const [members, invitations] = await Promise.all([membersOf(ctx.db, req.principal.orgId), openInvitations(ctx.db, req.principal.orgId)]);
@@ -28,7 +30,11 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/invitations', auth: { role: 'owner' }, body: InviteBody, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/invitations',
+      auth: { role: 'owner' },
+      body: InviteBody,
+      clientAddress: true,
       summary: 'Invite a person: the link is shown once, to be passed on',
       handler: async (req) => {
         const email = normalizeEmail(req.body.email);
@@ -43,7 +49,10 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'delete', path: '/dashboard/v1/invitations/:invitationId', auth: { role: 'owner' }, clientAddress: true,
+      method: 'delete',
+      path: '/dashboard/v1/invitations/:invitationId',
+      auth: { role: 'owner' },
+      clientAddress: true,
       summary: 'Withdraw an invitation',
       handler: async (req) => {
         if (!(await revokeInvitation(ctx.db, req.principal.orgId, req.params.invitationId!))) throw errors.notFound('invitation');
@@ -52,7 +61,11 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'patch', path: '/dashboard/v1/members/:memberId', auth: { role: 'owner' }, body: ChangeRoleBody, clientAddress: true,
+      method: 'patch',
+      path: '/dashboard/v1/members/:memberId',
+      auth: { role: 'owner' },
+      body: ChangeRoleBody,
+      clientAddress: true,
       summary: "Change a member's role",
       handler: async (req) => {
         const { orgId } = req.principal;
@@ -65,7 +78,10 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'delete', path: '/dashboard/v1/members/:memberId', auth: { role: 'owner' }, clientAddress: true,
+      method: 'delete',
+      path: '/dashboard/v1/members/:memberId',
+      auth: { role: 'owner' },
+      clientAddress: true,
       summary: 'Remove a member from the organization; their sessions end at once',
       handler: async (req) => {
         const { orgId } = req.principal;
@@ -79,7 +95,10 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/members/:memberId/password-reset', auth: { role: 'owner' }, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/members/:memberId/password-reset',
+      auth: { role: 'owner' },
+      clientAddress: true,
       summary: 'A one-time link (1 hour) for a member to set a new password',
       handler: async (req) => {
         const member = found(await membershipOf(ctx.db, req.principal.orgId, req.params.memberId!));

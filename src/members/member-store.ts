@@ -65,10 +65,7 @@ export async function upsertMembership(db: Queryable, orgId: string, memberId: s
 
 /** The organizations of a member with their role there, by name. */
 export async function organizationsOf(db: Queryable, memberId: string): Promise<{ id: string; name: string; role: Role }[]> {
-  const { rows } = await db.query(
-    `SELECT o.id, o.name, ms.role FROM memberships ms JOIN organizations o ON o.id = ms.org_id WHERE ms.member_id = $1 ORDER BY o.name`,
-    [memberId],
-  );
+  const { rows } = await db.query(`SELECT o.id, o.name, ms.role FROM memberships ms JOIN organizations o ON o.id = ms.org_id WHERE ms.member_id = $1 ORDER BY o.name`, [memberId]);
   return rows as { id: string; name: string; role: Role }[];
 }
 

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/schema-kit.js';
 
-
 export const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('viewer')], {
   errorMessage: 'must be owner, admin or viewer',
 });
@@ -17,7 +16,10 @@ export const InspectLinkBody = Type.Object({ token: Token }, { additionalPropert
 export const AcceptLinkBody = Type.Object({ token: Token, password: Password, email: Type.Optional(Email) }, { additionalProperties: false });
 export const InviteBody = Type.Object({ email: Email, role: RoleSchema }, { additionalProperties: false });
 export const ChangeRoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
-export const AuditQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  before: Type.Optional(Text({ maxLength: 200 })),
-}, { additionalProperties: false });
+export const AuditQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    before: Type.Optional(Text({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);

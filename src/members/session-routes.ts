@@ -13,8 +13,15 @@ import { checkNewPassword, hashPassword, verifyPassword } from './password.js';
 import { secureCookies } from './base-url.js';
 import { ChangePasswordBody, SignInBody, SwitchOrganizationBody } from './schemas.js';
 
-const asPrincipal = (s: { memberId: string; sessionId: string }, email: string, orgId: string): MemberPrincipal =>
-  ({ kind: 'member', memberId: s.memberId, sessionId: s.sessionId, email, orgId, role: 'viewer', scopes: [] });
+const asPrincipal = (s: { memberId: string; sessionId: string }, email: string, orgId: string): MemberPrincipal => ({
+  kind: 'member',
+  memberId: s.memberId,
+  sessionId: s.sessionId,
+  email,
+  orgId,
+  role: 'viewer',
+  scopes: [],
+});
 
 /** Sign-in, sign-out, who am I, switching organization, changing one's password. */
 export function sessionRoutes(ctx: AppContext): AnyRoute[] {
@@ -22,7 +29,12 @@ export function sessionRoutes(ctx: AppContext): AnyRoute[] {
   const maxAge = ctx.config.sessionMaxHours * 3600;
   return [
     publicRoute({
-      method: 'post', path: '/dashboard/v1/session', auth: { public: true }, browser: true, clientAddress: true, body: SignInBody,
+      method: 'post',
+      path: '/dashboard/v1/session',
+      auth: { public: true },
+      browser: true,
+      clientAddress: true,
+      body: SignInBody,
       summary: 'Sign in with email and password',
       handler: async (req) => {
         const email = normalizeEmail(req.body.email);
@@ -33,7 +45,10 @@ export function sessionRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'delete', path: '/dashboard/v1/session', auth: { role: 'viewer' }, clientAddress: true,
+      method: 'delete',
+      path: '/dashboard/v1/session',
+      auth: { role: 'viewer' },
+      clientAddress: true,
       summary: 'Sign out: this session ends on every API process',
       handler: async (req) => {
         await endSession(ctx.db, req.principal.sessionId, 'signed_out');
@@ -42,12 +57,18 @@ export function sessionRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'get', path: '/dashboard/v1/me', auth: { role: 'viewer' },
+      method: 'get',
+      path: '/dashboard/v1/me',
+      auth: { role: 'viewer' },
       summary: 'The signed-in member, their role and organizations',
       handler: async (req) => ({ status: 200, body: await describeMe(ctx.db, req.principal) }),
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/session/organization', auth: { role: 'viewer' }, body: SwitchOrganizationBody, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/session/organization',
+      auth: { role: 'viewer' },
+      body: SwitchOrganizationBody,
+      clientAddress: true,
       summary: 'Act in another organization of the member',
       handler: async (req) => {
         const orgs = await organizationsOf(ctx.db, req.principal.memberId);
@@ -59,7 +80,11 @@ export function sessionRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/password', auth: { role: 'viewer' }, body: ChangePasswordBody, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/password',
+      auth: { role: 'viewer' },
+      body: ChangePasswordBody,
+      clientAddress: true,
       summary: "Change one's password; every other session of the member ends",
       handler: async (req) => {
         const me = await findMember(ctx.db, req.principal.memberId);

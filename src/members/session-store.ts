@@ -17,11 +17,7 @@ export interface LiveSession {
 }
 
 /** A new session of a member in one organization; the token is returned once, for the cookie. */
-export async function insertSession(
-  db: Queryable,
-  s: { memberId: string; orgId: string; address?: string; userAgent?: string },
-  limits: SessionLimits,
-): Promise<{ id: string; token: string }> {
+export async function insertSession(db: Queryable, s: { memberId: string; orgId: string; address?: string; userAgent?: string }, limits: SessionLimits): Promise<{ id: string; token: string }> {
   const token = newSessionToken();
   const id = newId('memberSession');
   await db.query(

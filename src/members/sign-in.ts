@@ -43,8 +43,13 @@ export async function signIn(ctx: AppContext, email: string, password: string, c
 }
 
 export async function startSession(ctx: AppContext, memberId: string, orgId: string, client: { address: string; userAgent?: string }): Promise<NewSession> {
-  const { id, token } = await insertSession(ctx.db, { memberId, orgId, address: client.address, userAgent: client.userAgent }, {
-    idleMinutes: ctx.config.sessionIdleMinutes, maxHours: ctx.config.sessionMaxHours,
-  });
+  const { id, token } = await insertSession(
+    ctx.db,
+    { memberId, orgId, address: client.address, userAgent: client.userAgent },
+    {
+      idleMinutes: ctx.config.sessionIdleMinutes,
+      maxHours: ctx.config.sessionMaxHours,
+    },
+  );
   return { memberId, sessionId: id, token };
 }

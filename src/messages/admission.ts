@@ -45,10 +45,7 @@ export type Admission =
       release(outcome: 'failed' | 'batch-exists'): Promise<void>;
     };
 
-export async function admitSend(
-  ctx: AppContext,
-  q: { orgId: string; dailyLimit: number; idempotencyKey?: string; requestHash: string; count: number; batchId: string },
-): Promise<Admission> {
+export async function admitSend(ctx: AppContext, q: { orgId: string; dailyLimit: number; idempotencyKey?: string; requestHash: string; count: number; batchId: string }): Promise<Admission> {
   const k = ctx.keys.org(q.orgId);
   const admittedAt = Date.now();
   const dailyKey = k.dailyCount(utcDay(new Date(admittedAt)));
@@ -56,10 +53,20 @@ export async function admitSend(
   const ledger = k.sendReservations();
   const useKey = q.idempotencyKey !== undefined;
   const run = () =>
-    admitInRedis(ctx.redis, { idempotency: idemKey, dailyCount: dailyKey, reservations: ledger }, {
-      idempotencyKey: q.idempotencyKey, requestHash: q.requestHash, count: q.count, dailyLimit: q.dailyLimit,
-      pendingTtlSeconds: PENDING_TTL_SECONDS, now: admittedAt, takeoverAfterMs: SEND_TIMING.takeoverAfterMs, batchId: q.batchId,
-    });
+    admitInRedis(
+      ctx.redis,
+      { idempotency: idemKey, dailyCount: dailyKey, reservations: ledger },
+      {
+        idempotencyKey: q.idempotencyKey,
+        requestHash: q.requestHash,
+        count: q.count,
+        dailyLimit: q.dailyLimit,
+        pendingTtlSeconds: PENDING_TTL_SECONDS,
+        now: admittedAt,
+        takeoverAfterMs: SEND_TIMING.takeoverAfterMs,
+        batchId: q.batchId,
+      },
+    );
 
   let result = await run();
   if (result.kind === 'counterMissing') {
@@ -74,10 +81,7 @@ export async function admitSend(
     case 'stillInFlight':
       throw errors.conflict('a request with this idempotency-key is still being processed; retry shortly');
     case 'dailyLimitReached':
-      throw errors.rateLimited(
-        `daily message limit of ${q.dailyLimit} reached (${result.countToday} sent today, ${q.count} more requested); it resets at 00:00 UTC`,
-        secondsToNextUtcDay(),
-      );
+      throw errors.rateLimited(`daily message limit of ${q.dailyLimit} reached (${result.countToday} sent today, ${q.count} more requested); it resets at 00:00 UTC`, secondsToNextUtcDay());
     case 'counterMissing':
       throw new Error('admitSend found no daily counter right after seeding it');
   }
@@ -97,10 +101,7 @@ export async function admitSend(
         return;
       }
       // h again: the record may have expired or been freed by a retry meanwhile.
-      await ctx.redis.multi()
-        .hset(idemKey, 'h', q.requestHash, 's', 'done', 'r', responseJson).expire(idemKey, IDEMPOTENCY_TTL_SECONDS)
-        .zrem(ledger, reservation)
-        .exec();
+      await ctx.redis.multi().hset(idemKey, 'h', q.requestHash, 's', 'done', 'r', responseJson).expire(idemKey, IDEMPOTENCY_TTL_SECONDS).zrem(ledger, reservation).exec();
     },
     async release(outcome) {
       const mode = !inherited ? 'refund' : outcome === 'batch-exists' ? 'drop' : 'keep';
@@ -110,8 +111,7 @@ export async function admitSend(
 }
 
 /** A reservation in the ledger: `<batchId>:<count>[:<idempotency key>]` (as lua/admitSend-3.lua builds it). */
-export const reservationMember = (batchId: string, count: number, key?: string) =>
-  key === undefined ? `${batchId}:${count}` : `${batchId}:${count}:${key}`;
+export const reservationMember = (batchId: string, count: number, key?: string) => (key === undefined ? `${batchId}:${count}` : `${batchId}:${count}:${key}`);
 
 export function parseReservation(member: string): { batchId: string; count: number; idempotencyKey?: string } | undefined {
   const match = /^([^:]+):(\d+)(?::(.+))?$/s.exec(member);
@@ -120,10 +120,7 @@ export function parseReservation(member: string): { batchId: string; count: numb
 }
 
 /** Refunds (or drops, or keeps) a reservation still in the ledger, at most once, and frees the key if it still holds it. */
-export async function releaseReservation(
-  ctx: AppContext,
-  r: { orgId: string; reservation: string; admittedAt: number; idempotencyKey?: string; mode: 'refund' | 'drop' | 'keep' },
-): Promise<boolean> {
+export async function releaseReservation(ctx: AppContext, r: { orgId: string; reservation: string; admittedAt: number; idempotencyKey?: string; mode: 'refund' | 'drop' | 'keep' }): Promise<boolean> {
   const parsed = parseReservation(r.reservation);
   if (!parsed) throw new Error(`malformed send reservation ${r.reservation}`);
   const k = ctx.keys.org(r.orgId);

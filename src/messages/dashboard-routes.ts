@@ -13,7 +13,10 @@ const StatusesQuery = Type.Object({ ids: Text({ minLength: 1, maxLength: 500 * 6
 export function messageDashboardRoutes(ctx: AppContext): AnyRoute[] {
   return [
     memberRoute({
-      method: 'post', path: '/dashboard/v1/recipients/check', auth: { role: 'viewer' }, body: CheckRecipientsBody,
+      method: 'post',
+      path: '/dashboard/v1/recipients/check',
+      auth: { role: 'viewer' },
+      body: CheckRecipientsBody,
       summary: 'Each line as POST /v1/messages would read it: the number, or why it is refused',
       handler: async (req) => {
         const org = await findOrganization(ctx.db, req.principal.orgId);
@@ -26,16 +29,19 @@ export function messageDashboardRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'get', path: '/dashboard/v1/messages/statuses', auth: { role: 'viewer' }, query: StatusesQuery,
+      method: 'get',
+      path: '/dashboard/v1/messages/statuses',
+      auth: { role: 'viewer' },
+      query: StatusesQuery,
       summary: 'The current status of up to 500 messages by id (primary-key reads)',
       handler: async (req) => {
         const ids = req.query.ids.split(',').filter(Boolean);
         if (ids.length > 500) throw errors.invalid('ids: at most 500 ids');
         if (ids.some((id) => !/^[A-Za-z0-9_-]{1,64}$/.test(id))) throw errors.invalid('ids: a comma list of message ids');
-        const { rows } = await ctx.db.query(
-          `SELECT id, status, failure_code AS "failureCode", updated_at AS "updatedAt" FROM messages WHERE id = ANY($1::text[]) AND org_id = $2`,
-          [ids, req.principal.orgId],
-        );
+        const { rows } = await ctx.db.query(`SELECT id, status, failure_code AS "failureCode", updated_at AS "updatedAt" FROM messages WHERE id = ANY($1::text[]) AND org_id = $2`, [
+          ids,
+          req.principal.orgId,
+        ]);
         return { status: 200, body: { messages: rows } };
       },
     }),

@@ -4,9 +4,7 @@
  * segments whose user-data header leaves 153 septets or 67 UTF-16 units each; an escape pair or
  * a surrogate pair is never split across two segments.
  */
-const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENSION = '^{}\\[~]|€\f';
 
 const septetCost = new Map<string, number>();
@@ -41,7 +39,14 @@ export function measureSms(body: string): SmsMeasure {
   for (const ch of chars) {
     const cost = septetCost.get(ch);
     if (cost === undefined) {
-      return { encoding: 'ucs2', segments: countSegments(chars.map((c) => c.length), 70, 67) };
+      return {
+        encoding: 'ucs2',
+        segments: countSegments(
+          chars.map((c) => c.length),
+          70,
+          67,
+        ),
+      };
     }
     septets.push(cost);
   }

@@ -8,9 +8,7 @@ import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
  * missing from the others.
  */
 
-export const MESSAGE_STATUSES = [
-  'accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown',
-] as const;
+export const MESSAGE_STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const TERMINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown']);
 
@@ -123,18 +121,33 @@ export function toMessage(r: MessageRow): Message {
 }
 
 /** What the messages of one send share, timestamps already as the API writes them. */
-export type SharedFields = Pick<
-  Message, 'body' | 'segments' | 'encoding' | 'requestedDeviceId' | 'simSubscriptionId' | 'batchId' | 'resendOfId' | 'createdAt' | 'expiresAt'
->;
+export type SharedFields = Pick<Message, 'body' | 'segments' | 'encoding' | 'requestedDeviceId' | 'simSubscriptionId' | 'batchId' | 'resendOfId' | 'createdAt' | 'expiresAt'>;
 
 /** The messages of a send as its 202 shows them, before any row is read back. */
 export function acceptedMessages(f: SharedFields, recipients: { id: string; to: string }[]): Message[] {
-  return recipients.map((r): Message => ({
-    id: r.id, to: r.to, body: f.body, status: 'queued', segments: f.segments, encoding: f.encoding,
-    deviceId: null, requestedDeviceId: f.requestedDeviceId, simSubscriptionId: f.simSubscriptionId,
-    batchId: f.batchId, resendOfId: f.resendOfId, failureCode: null, createdAt: f.createdAt, updatedAt: f.createdAt,
-    claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null, expiresAt: f.expiresAt,
-  }));
+  return recipients.map(
+    (r): Message => ({
+      id: r.id,
+      to: r.to,
+      body: f.body,
+      status: 'queued',
+      segments: f.segments,
+      encoding: f.encoding,
+      deviceId: null,
+      requestedDeviceId: f.requestedDeviceId,
+      simSubscriptionId: f.simSubscriptionId,
+      batchId: f.batchId,
+      resendOfId: f.resendOfId,
+      failureCode: null,
+      createdAt: f.createdAt,
+      updatedAt: f.createdAt,
+      claimedAt: null,
+      sentAt: null,
+      deliveredAt: null,
+      failedAt: null,
+      expiresAt: f.expiresAt,
+    }),
+  );
 }
 
 /** A timestamptz as the API writes it (toISOString), in SQL. */

@@ -12,7 +12,7 @@ export function normalizeRecipient(raw: string, defaultCountry: string): string 
   const international = provablyValidInternational(trimmed, defaultCountry);
   if (international !== undefined) return international;
   const parsed = parsePhoneNumberFromString(trimmed, defaultCountry as CountryCode);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 /** All or nothing: the first recipient that is not a phone number refuses the request, by index. */

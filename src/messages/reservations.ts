@@ -98,11 +98,10 @@ export async function recountSeededCounters(ctx: AppContext, now = Date.now()): 
     const [orgId, utcDay] = member.split('|') as [string, string];
     const keys = ctx.keys.org(orgId);
     const dayStart = dayStartMs(utcDay);
-    const ledger = (await ctx.redis.zrangebyscore(keys.sendReservations(), dayStart, dayStart + 86_399_999))
-      .flatMap((r) => {
-        const parsed = parseReservation(r);
-        return parsed ? [{ orgId, ...parsed }] : [];
-      });
+    const ledger = (await ctx.redis.zrangebyscore(keys.sendReservations(), dayStart, dayStart + 86_399_999)).flatMap((r) => {
+      const parsed = parseReservation(r);
+      return parsed ? [{ orgId, ...parsed }] : [];
+    });
     const rows = await countDaysMessages(ctx, orgId, utcDay);
     const committed = ledger.length > 0 ? await committedOf(ctx, ledger) : () => false;
     const inFlight = ledger.reduce((sum, r) => sum + (committed(r) ? 0 : r.count), 0);

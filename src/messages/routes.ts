@@ -1,4 +1,3 @@
-
 import type { AppContext } from '../context/app-context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
@@ -19,7 +18,11 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
   const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.db, ids), 256, 2);
   return [
     apiRoute({
-      method: 'post', path: '/v1/messages', auth: { scope: 'messages:send' }, body: SendMessagesBody, idempotencyKey: true,
+      method: 'post',
+      path: '/v1/messages',
+      auth: { scope: 'messages:send' },
+      body: SendMessagesBody,
+      idempotencyKey: true,
       audit: { action: 'messages.sent', target: () => null },
       summary: 'Send an SMS to one or many recipients (each becomes its own message)',
       responses: { 202: SendResultSchema },
@@ -29,8 +32,12 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       }),
     }),
     apiRoute({
-      method: 'get', path: '/v1/messages', auth: { scope: 'messages:read' }, query: ListMessagesQuery,
-      summary: 'List messages, newest first', responses: { 200: MessagePageSchema },
+      method: 'get',
+      path: '/v1/messages',
+      auth: { scope: 'messages:read' },
+      query: ListMessagesQuery,
+      summary: 'List messages, newest first',
+      responses: { 200: MessagePageSchema },
       handler: async (req) => {
         const { orgId } = req.principal;
         const { status, deviceId } = req.query;
@@ -47,8 +54,11 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     apiRoute({
-      method: 'get', path: '/v1/messages/:messageId', auth: { scope: 'messages:read' },
-      summary: 'A message with its timeline', responses: { 200: MessageDetailSchema },
+      method: 'get',
+      path: '/v1/messages/:messageId',
+      auth: { scope: 'messages:read' },
+      summary: 'A message with its timeline',
+      responses: { 200: MessageDetailSchema },
       prefetch: (params) => details.load(params.messageId!),
       handler: async (req) => {
         const row = (await req.prefetched) as MessageDetailRow | undefined;
@@ -57,14 +67,21 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     apiRoute({
-      method: 'post', path: '/v1/messages/:messageId/cancel', auth: { scope: 'messages:send' },
-      summary: 'Cancel a message no phone has claimed yet', responses: { 200: MessageSchema },
+      method: 'post',
+      path: '/v1/messages/:messageId/cancel',
+      auth: { scope: 'messages:send' },
+      summary: 'Cancel a message no phone has claimed yet',
+      responses: { 200: MessageSchema },
       audit: { action: 'message.cancelled', target: (req) => req.params.messageId! },
       handler: async (req) => ({ status: 200, body: await cancelMessage(ctx, req.principal.orgId, req.params.messageId!, req.principal.kind === 'member' ? 'member' : 'api') }),
     }),
     apiRoute({
-      method: 'post', path: '/v1/messages/:messageId/resend', auth: { scope: 'messages:send' }, idempotencyKey: true,
-      summary: 'Send a message in a final status again, as a new message with resendOfId', responses: { 202: SendResultSchema },
+      method: 'post',
+      path: '/v1/messages/:messageId/resend',
+      auth: { scope: 'messages:send' },
+      idempotencyKey: true,
+      summary: 'Send a message in a final status again, as a new message with resendOfId',
+      responses: { 202: SendResultSchema },
       handler: async (req) => ({
         status: 202,
         body: await resendMessage(ctx, req.principal.orgId, req.params.messageId!, req.headers.idempotencyKey, req.principal.kind === 'member'),
@@ -73,4 +90,3 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
     }),
   ];
 }
-

@@ -19,7 +19,12 @@ export const SendMessagesBody = Type.Object(
 export type SendMessagesBody = Static<typeof SendMessagesBody>;
 
 export const ListMessagesQuery = Type.Object({
-  status: Type.Optional(Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)), { errorMessage: `must be one of ${MESSAGE_STATUSES.join(', ')}` })),
+  status: Type.Optional(
+    Type.Union(
+      MESSAGE_STATUSES.map((s) => Type.Literal(s)),
+      { errorMessage: `must be one of ${MESSAGE_STATUSES.join(', ')}` },
+    ),
+  ),
   /** Beyond the spec (docs/dashboard-api.md): the phone that took the message. */
   deviceId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', errorMessage: 'must be a device id' })),
   /** Beyond the spec: the recipient, read as POST /v1/messages reads it (default country). */

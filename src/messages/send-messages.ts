@@ -52,9 +52,7 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   return result;
 }
 
-export type SendStep =
-  | { kind: 'answered'; result: SendResult }
-  | { kind: 'committed'; batch: PreparedBatch; admission: Extract<Admission, { kind: 'admitted' }> };
+export type SendStep = { kind: 'answered'; result: SendResult } | { kind: 'committed'; batch: PreparedBatch; admission: Extract<Admission, { kind: 'admitted' }> };
 
 /**
  * A send up to its commit: answered already (a replay), or committed and still to be dispatched
@@ -126,9 +124,17 @@ function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: str
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ctx.config.messageTtlSeconds * 1000);
   const fields: BatchFields = {
-    orgId, body: body.body, status: 'queued', segments: measure.segments, encoding: measure.encoding,
-    requestedDeviceId: body.deviceId ?? null, simSubscriptionId: body.simSubscriptionId ?? null, batchId,
-    resendOfId: body.resendOfId ?? null, createdAt: now, expiresAt,
+    orgId,
+    body: body.body,
+    status: 'queued',
+    segments: measure.segments,
+    encoding: measure.encoding,
+    requestedDeviceId: body.deviceId ?? null,
+    simSubscriptionId: body.simSubscriptionId ?? null,
+    batchId,
+    resendOfId: body.resendOfId ?? null,
+    createdAt: now,
+    expiresAt,
   };
   const ids = newIds('message', to.length);
   const created = now.toISOString();
@@ -165,7 +171,13 @@ function storedAnswer(batch: PreparedBatch): string {
 
 function answerOf(stored: string): SendResult {
   const a = JSON.parse(stored) as StoredAnswer;
-  return { batchId: a.f.batchId, messages: acceptedMessages(a.f, a.ids.map((id, i) => ({ id, to: a.to[i]! }))) };
+  return {
+    batchId: a.f.batchId,
+    messages: acceptedMessages(
+      a.f,
+      a.ids.map((id, i) => ({ id, to: a.to[i]! })),
+    ),
+  };
 }
 
 /**
@@ -181,12 +193,16 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     await insertBatchMessages(tx, fields, batch.recipients);
     // API sends leave their creation entry implied (timelineOf); a member's is written, to name them.
     if (batch.byMember) {
-      await tx.query(
-        `INSERT INTO message_events (message_id, from_status, to_status, source, at) SELECT unnest($1::text[]), NULL, 'queued', 'member', $2`,
-        [batch.recipients.map((r) => r.id), fields.createdAt],
-      );
+      await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, at) SELECT unnest($1::text[]), NULL, 'queued', 'member', $2`, [
+        batch.recipients.map((r) => r.id),
+        fields.createdAt,
+      ]);
     }
-    await recordEvents(tx, fields.orgId, batch.messages.map((m) => ({ type: 'message.queued', data: () => m })));
+    await recordEvents(
+      tx,
+      fields.orgId,
+      batch.messages.map((m) => ({ type: 'message.queued', data: () => m })),
+    );
     const elapsedMs = Date.now() - admittedAt;
     if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);
     return true;

@@ -71,10 +71,7 @@ export async function selectEventById(db: Queryable, id: string): Promise<Mobile
 }
 
 /** Newest first; `before` is the last id of the previous page. Fetches limit + 1 to detect a next page. */
-export async function selectEventPage(
-  db: Queryable,
-  q: { orgId: string; classification?: string; before: string | null; limit: number },
-): Promise<MobileMoneyRow[]> {
+export async function selectEventPage(db: Queryable, q: { orgId: string; classification?: string; before: string | null; limit: number }): Promise<MobileMoneyRow[]> {
   const { rows } = await db.query(
     `SELECT ${EVENT_COLUMNS} FROM mobile_money_events
      WHERE org_id = $1 AND ($2::text IS NULL OR classification = $2) AND ($3::text IS NULL OR id < $3)

@@ -31,11 +31,7 @@ const RECOVERY_BATCHES_PER_PASS = 10;
 export function startMobileMoneyWorker(ctx: AppContext, opts: MobileMoneyWorkerOptions = {}): MobileMoneyWorker {
   const reader = opts.reader !== undefined ? opts.reader : aiReaderFromConfig(ctx.config);
   const connection = bullConnection(ctx.config, 'hafatra-mobile-money');
-  const worker = new Worker<ParseJobData>(
-    PARSE_QUEUE,
-    async (job) => readIncoming(ctx, job.data.incomingIds, reader),
-    { connection, prefix: ctx.keys.bullPrefix.mobileMoney(), concurrency: 4 },
-  );
+  const worker = new Worker<ParseJobData>(PARSE_QUEUE, async (job) => readIncoming(ctx, job.data.incomingIds, reader), { connection, prefix: ctx.keys.bullPrefix.mobileMoney(), concurrency: 4 });
   worker.on('error', (err) => ctx.log.error({ err }, 'mobile-money worker error'));
   worker.on('failed', (job, err) => ctx.log.warn({ err, jobId: job?.id }, 'mobile-money parse job failed'));
   const recovery = every(opts.recoveryIntervalMs ?? 5000, 'mobile-money-recovery', ctx.log, async () => {
@@ -61,7 +57,11 @@ async function recoverUnread(ctx: AppContext, reader: AiReader | null, graceMs: 
       [graceMs, RECOVERY_BATCH],
     );
     if (rows.length === 0) return;
-    const { read } = await readIncoming(ctx, rows.map((r) => r.id as string), reader);
+    const { read } = await readIncoming(
+      ctx,
+      rows.map((r) => r.id as string),
+      reader,
+    );
     if (read === 0 || rows.length < RECOVERY_BATCH) return;
   }
 }

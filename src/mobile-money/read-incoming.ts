@@ -51,12 +51,7 @@ export async function readIncoming(ctx: AppContext, ids: string[], reader: AiRea
 }
 
 /** Runs the reader for a `pending` record and stores its outcome; announces the record unless it was announced before. */
-export async function finishAi(
-  ctx: AppContext,
-  w: { eventId: string; provider: Provider; body: string | null },
-  reader: AiReader | null,
-  announce = true,
-): Promise<void> {
+export async function finishAi(ctx: AppContext, w: { eventId: string; provider: Provider; body: string | null }, reader: AiReader | null, announce = true): Promise<void> {
   const none = { provider: null, model: null, confidence: null };
   let outcome: AiOutcome;
   if (!reader) outcome = { ai: { status: 'ai_unavailable', ...none }, fields: null, error: null };

@@ -12,9 +12,24 @@ export const READING_COLUMNS = `provider, classification, parsing_status, direct
 
 export function readingValues(r: MobileMoneyReading, ai: AiState): unknown[] {
   return [
-    r.provider, r.classification, r.parsingStatus, r.direction, r.amountMinor, r.currency, r.reference,
-    r.counterpartyName, r.counterpartyPhoneMasked, r.providerTimestamp, r.balanceMinor, r.feesMinor, r.parserVersion,
-    r.parserConfidence, ai.status, ai.provider, ai.model, ai.confidence,
+    r.provider,
+    r.classification,
+    r.parsingStatus,
+    r.direction,
+    r.amountMinor,
+    r.currency,
+    r.reference,
+    r.counterpartyName,
+    r.counterpartyPhoneMasked,
+    r.providerTimestamp,
+    r.balanceMinor,
+    r.feesMinor,
+    r.parserVersion,
+    r.parserConfidence,
+    ai.status,
+    ai.provider,
+    ai.model,
+    ai.confidence,
   ];
 }
 
@@ -23,18 +38,15 @@ export function readingValues(r: MobileMoneyReading, ai: AiState): unknown[] {
  * `matched` reading `ambiguous`: replaying an old genuine SMS is a known fraud. The lock orders
  * two records of one reference read at the same moment.
  */
-export async function withReplayCheck(
-  tx: Queryable,
-  orgId: string,
-  eventId: string,
-  reading: MobileMoneyReading,
-): Promise<MobileMoneyReading> {
+export async function withReplayCheck(tx: Queryable, orgId: string, eventId: string, reading: MobileMoneyReading): Promise<MobileMoneyReading> {
   if (reading.classification !== 'matched' || !reading.reference) return reading;
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [orgId, `${reading.provider}:${reading.reference}`]);
-  const { rows } = await tx.query(
-    'SELECT 1 FROM mobile_money_events WHERE org_id = $1 AND provider = $2 AND reference = $3 AND id < $4 LIMIT 1',
-    [orgId, reading.provider, reading.reference, eventId],
-  );
+  const { rows } = await tx.query('SELECT 1 FROM mobile_money_events WHERE org_id = $1 AND provider = $2 AND reference = $3 AND id < $4 LIMIT 1', [
+    orgId,
+    reading.provider,
+    reading.reference,
+    eventId,
+  ]);
   return rows.length > 0 ? { ...reading, classification: 'ambiguous' } : reading;
 }
 
@@ -48,12 +60,7 @@ export async function recordDetected(tx: Queryable, row: MobileMoneyRow): Promis
  * The record of one received SMS, at most once: a retried job or a racing recovery pass finds
  * the UNIQUE incoming_message_id taken and changes nothing. Marks the SMS read either way.
  */
-export async function insertReading(
-  tx: Queryable,
-  sms: { id: string; orgId: string },
-  reading: MobileMoneyReading,
-  ai: AiState,
-): Promise<MobileMoneyRow | null> {
+export async function insertReading(tx: Queryable, sms: { id: string; orgId: string }, reading: MobileMoneyReading, ai: AiState): Promise<MobileMoneyRow | null> {
   const id = newId('mobileMoney');
   const checked = await withReplayCheck(tx, sms.orgId, id, reading);
   const { rows } = await tx.query(
@@ -89,9 +96,20 @@ export async function concludeAi(tx: Queryable, eventId: string, outcome: AiOutc
        fees_minor = COALESCE(fees_minor, $14), updated_at = now()
      WHERE id = $1 AND ai_status = 'pending' RETURNING ${EVENT_COLUMNS}`,
     [
-      eventId, outcome.ai.status, outcome.ai.provider, outcome.ai.model, outcome.ai.confidence,
-      f?.direction ?? null, f?.amountMinor ?? null, f?.currency ?? null, f?.reference ?? null, f?.counterpartyName ?? null,
-      f?.counterpartyPhoneMasked ?? null, f?.providerTimestamp ?? null, f?.balanceMinor ?? null, f?.feesMinor ?? null,
+      eventId,
+      outcome.ai.status,
+      outcome.ai.provider,
+      outcome.ai.model,
+      outcome.ai.confidence,
+      f?.direction ?? null,
+      f?.amountMinor ?? null,
+      f?.currency ?? null,
+      f?.reference ?? null,
+      f?.counterpartyName ?? null,
+      f?.counterpartyPhoneMasked ?? null,
+      f?.providerTimestamp ?? null,
+      f?.balanceMinor ?? null,
+      f?.feesMinor ?? null,
     ],
   );
   const row = rows[0] as MobileMoneyRow | undefined;

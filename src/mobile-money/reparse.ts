@@ -56,7 +56,12 @@ export async function reparseStoredSms(ctx: AppContext, opts: ReparseOptions = {
     scope,
   );
   const summary: ReparseSummary = {
-    total: Number(counts.rows[0].total), created: 0, updated: 0, unchanged: 0, removed: 0, keptReviewed: 0,
+    total: Number(counts.rows[0].total),
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    removed: 0,
+    keptReviewed: 0,
     skippedPurged: Number(counts.rows[0].purged),
   };
   let after = '';
@@ -113,10 +118,7 @@ async function updateReading(ctx: AppContext, sms: StoredSms, reading: MobileMon
   const changed = await inTransaction(ctx.db, async (tx) => {
     const values = readingValues(await withReplayCheck(tx, sms.orgId, eventId, reading), ai);
     if (ai.status !== 'pending' && sameValues(values, sms.current ?? [])) return false;
-    await tx.query(
-      `UPDATE mobile_money_events SET (${READING_COLUMNS}) = (${values.map((_, i) => `$${i + 2}`).join(', ')}), updated_at = now() WHERE id = $1`,
-      [eventId, ...values],
-    );
+    await tx.query(`UPDATE mobile_money_events SET (${READING_COLUMNS}) = (${values.map((_, i) => `$${i + 2}`).join(', ')}), updated_at = now() WHERE id = $1`, [eventId, ...values]);
     return true;
   });
   if (ai.status === 'pending') await finishAi(ctx, { eventId, provider: reading.provider, body: sms.body }, reader, false);

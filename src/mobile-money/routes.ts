@@ -14,14 +14,20 @@ const ReviewBody = Type.Object({ note: Text({ minLength: 1, maxLength: 2000 }) }
 export function mobileMoneyRoutes(ctx: AppContext): AnyRoute[] {
   return [
     apiRoute({
-      method: 'get', path: '/v1/mobile-money', auth: { scope: 'mobile-money:read' }, query: ListMobileMoneyQuery,
-      summary: 'List mobile-money readings of received SMS (always unverified), newest first', responses: { 200: MobileMoneyPageSchema },
-      handler: (req) =>
-        listPage(req.query, 'events', (p) => selectEventPage(ctx.db, { orgId: req.principal.orgId, classification: req.query.classification, ...p }), toMobileMoneyEvent),
+      method: 'get',
+      path: '/v1/mobile-money',
+      auth: { scope: 'mobile-money:read' },
+      query: ListMobileMoneyQuery,
+      summary: 'List mobile-money readings of received SMS (always unverified), newest first',
+      responses: { 200: MobileMoneyPageSchema },
+      handler: (req) => listPage(req.query, 'events', (p) => selectEventPage(ctx.db, { orgId: req.principal.orgId, classification: req.query.classification, ...p }), toMobileMoneyEvent),
     }),
     apiRoute({
-      method: 'get', path: '/v1/mobile-money/:eventId', auth: { scope: 'mobile-money:read' },
-      summary: 'A mobile-money reading of a received SMS (always unverified)', responses: { 200: MobileMoneyEventSchema },
+      method: 'get',
+      path: '/v1/mobile-money/:eventId',
+      auth: { scope: 'mobile-money:read' },
+      summary: 'A mobile-money reading of a received SMS (always unverified)',
+      responses: { 200: MobileMoneyEventSchema },
       handler: async (req) => {
         const row = await selectEvent(ctx.db, req.principal.orgId, req.params.eventId!);
         if (!row) throw errors.notFound('mobile-money event');
@@ -29,7 +35,11 @@ export function mobileMoneyRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'post', path: '/dashboard/v1/mobile-money/:eventId/review', auth: { role: 'admin' }, body: ReviewBody, clientAddress: true,
+      method: 'post',
+      path: '/dashboard/v1/mobile-money/:eventId/review',
+      auth: { role: 'admin' },
+      body: ReviewBody,
+      clientAddress: true,
       summary: 'A member looked at the reading (it stays unverified): review.status reviewed, with their note',
       handler: async (req) => {
         const event = await reviewEvent(ctx.db, req.params.eventId!, req.body.note, req.principal.orgId);

@@ -36,7 +36,12 @@ export const MobileMoneyEventSchema = Type.Object({
 export type MobileMoneyEvent = Static<typeof MobileMoneyEventSchema>;
 
 export const ListMobileMoneyQuery = Type.Object({
-  classification: Type.Optional(Type.Union(CLASSIFICATIONS.map((c) => Type.Literal(c)), { errorMessage: `must be one of ${CLASSIFICATIONS.join(', ')}` })),
+  classification: Type.Optional(
+    Type.Union(
+      CLASSIFICATIONS.map((c) => Type.Literal(c)),
+      { errorMessage: `must be one of ${CLASSIFICATIONS.join(', ')}` },
+    ),
+  ),
   ...PageQuery,
 });
 export const MobileMoneyPageSchema = Type.Object({ events: Type.Array(MobileMoneyEventSchema), nextCursor: Nullable(Type.String()) });

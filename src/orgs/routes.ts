@@ -8,23 +8,34 @@ import { recordAudit } from '../audit/record-audit.js';
 import { findOrganization, updateOrganization, type Organization } from './org-store.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
-const UpdateOrganizationBody = Type.Object({
-  name: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
-  defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', errorMessage: 'must be a two-letter country code such as MG' })),
-  dailyLimit: Type.Optional(Int('integer', { minimum: 1, maximum: 100_000 })),
-  retentionDays: Type.Optional(Int('integer', { minimum: 1, maximum: 3650 })),
-  aiConsent: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+const UpdateOrganizationBody = Type.Object(
+  {
+    name: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
+    defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', errorMessage: 'must be a two-letter country code such as MG' })),
+    dailyLimit: Type.Optional(Int('integer', { minimum: 1, maximum: 100_000 })),
+    retentionDays: Type.Optional(Int('integer', { minimum: 1, maximum: 3650 })),
+    aiConsent: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
 const settingsView = (o: Organization) => ({
-  id: o.id, name: o.name, defaultCountry: o.defaultCountry, dailyLimit: o.dailyLimit, retentionDays: o.retentionDays, aiConsent: o.aiConsent, updatedAt: o.updatedAt,
+  id: o.id,
+  name: o.name,
+  defaultCountry: o.defaultCountry,
+  dailyLimit: o.dailyLimit,
+  retentionDays: o.retentionDays,
+  aiConsent: o.aiConsent,
+  updatedAt: o.updatedAt,
 });
 
 /** The organization's settings: everyone reads them, owners change them. */
 export function organizationRoutes(ctx: AppContext): AnyRoute[] {
   return [
     memberRoute({
-      method: 'get', path: '/dashboard/v1/organization', auth: { role: 'viewer' },
+      method: 'get',
+      path: '/dashboard/v1/organization',
+      auth: { role: 'viewer' },
       summary: "The organization's settings",
       handler: async (req) => {
         const org = await findOrganization(ctx.db, req.principal.orgId);
@@ -33,7 +44,11 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     memberRoute({
-      method: 'patch', path: '/dashboard/v1/organization', auth: { role: 'owner' }, body: UpdateOrganizationBody, clientAddress: true,
+      method: 'patch',
+      path: '/dashboard/v1/organization',
+      auth: { role: 'owner' },
+      body: UpdateOrganizationBody,
+      clientAddress: true,
       summary: 'Change the default country, daily limit, retention of received SMS or AI consent',
       handler: async (req) => {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {

@@ -16,11 +16,18 @@ export function every(intervalMs: number, name: string, log: Logger, task: () =>
   const run = () => {
     if (running) return running;
     running = task()
-      .then(() => undefined, (err: unknown) => log.error({ err, task: name }, 'periodic task failed'))
-      .finally(() => { running = null; });
+      .then(
+        () => undefined,
+        (err: unknown) => log.error({ err, task: name }, 'periodic task failed'),
+      )
+      .finally(() => {
+        running = null;
+      });
     return running;
   };
-  const timer = setInterval(() => { if (!stopped) void run(); }, intervalMs);
+  const timer = setInterval(() => {
+    if (!stopped) void run();
+  }, intervalMs);
   timer.unref();
   return {
     runNow: run,

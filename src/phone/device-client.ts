@@ -4,9 +4,21 @@ import { PendingFrames, type PendingFrame } from './pending-frames.js';
 import { SeenJobs } from './seen-jobs.js';
 import { pairDevice } from './pair.js';
 import {
-  CLOSE_REPLACED, CLOSE_REVOKED, DeviceProtocolError, SOCKET_PATH,
-  type ClaimAck, type Heartbeat, type HeartbeatAck, type IncomingAck, type IncomingSms, type Job,
-  type PairRequest, type PairResult, type ServerFrame, type StatusAck, type StatusReport,
+  CLOSE_REPLACED,
+  CLOSE_REVOKED,
+  DeviceProtocolError,
+  SOCKET_PATH,
+  type ClaimAck,
+  type Heartbeat,
+  type HeartbeatAck,
+  type IncomingAck,
+  type IncomingSms,
+  type Job,
+  type PairRequest,
+  type PairResult,
+  type ServerFrame,
+  type StatusAck,
+  type StatusReport,
 } from './protocol.js';
 
 export interface DeviceClientOptions {
@@ -115,7 +127,9 @@ export class DeviceClient {
   connect(timeoutMs?: number): Promise<void> {
     if (this.state === 'open') return Promise.resolve();
     if (this.isStopped()) return Promise.reject(new DeviceProtocolError(this.state, `client is ${this.state}`));
-    const opened = new Promise<void>((resolve, reject) => { this.connectWaiter = { resolve, reject }; });
+    const opened = new Promise<void>((resolve, reject) => {
+      this.connectWaiter = { resolve, reject };
+    });
     if (this.state === 'idle') this.open();
     if (timeoutMs === undefined) return opened;
     let timer: NodeJS.Timeout | undefined;
@@ -161,8 +175,15 @@ export class DeviceClient {
     const ref = `${this.refPrefix}-${(++this.refSeq).toString(36)}`;
     return new Promise<T>((resolve, reject) => {
       const frame: PendingFrame = {
-        ref, text: JSON.stringify({ ...body, type, ref }), attempts: 0, failures: 0, retrying: false, sentAt: 0, timer: null,
-        resolve: resolve as (payload: Record<string, unknown>) => void, reject,
+        ref,
+        text: JSON.stringify({ ...body, type, ref }),
+        attempts: 0,
+        failures: 0,
+        retrying: false,
+        sentAt: 0,
+        timer: null,
+        resolve: resolve as (payload: Record<string, unknown>) => void,
+        reject,
       };
       this.pending.add(frame);
       if (this.state === 'open') this.transmit(frame);
@@ -204,8 +225,12 @@ export class DeviceClient {
     });
     ws.on('open', () => this.onOpen());
     ws.on('message', (data) => this.onMessage(String(data)));
-    ws.on('ping', () => { this.lastReceivedAt = Date.now(); });
-    ws.on('error', (err) => { this.lastError = err.message; }); // a close event follows: reconnecting is decided there
+    ws.on('ping', () => {
+      this.lastReceivedAt = Date.now();
+    });
+    ws.on('error', (err) => {
+      this.lastError = err.message;
+    }); // a close event follows: reconnecting is decided there
     ws.on('close', (code, reason) => this.onClose(ws, code, reason.toString(), refusedStatus));
   }
 
@@ -263,13 +288,16 @@ export class DeviceClient {
     this.pending.stopTimer(frame);
     frame.retrying = true;
     frame.failures += 1;
-    frame.timer = setTimeout(() => {
-      frame.timer = null;
-      frame.retrying = false;
-      if (this.state !== 'open' || this.pending.get(frame.ref) !== frame) return; // sent again on reconnect
-      this.stats.retries += 1;
-      this.transmit(frame);
-    }, backoffDelay(this.retry, frame.failures - 1));
+    frame.timer = setTimeout(
+      () => {
+        frame.timer = null;
+        frame.retrying = false;
+        if (this.state !== 'open' || this.pending.get(frame.ref) !== frame) return; // sent again on reconnect
+        this.stats.retries += 1;
+        this.transmit(frame);
+      },
+      backoffDelay(this.retry, frame.failures - 1),
+    );
   }
 
   private deliver(jobs: Job[]): void {

@@ -31,8 +31,10 @@ export function summarize(totals: FleetTotals, seconds: number, latencies: numbe
 
 /** The live line: what an operator watches while the simulation runs. */
 export function progressLine(t: FleetTotals, ratePerSecond: number, elapsedSeconds: number): string {
-  return `${Math.floor(elapsedSeconds)}s  phones ${t.connected}/${t.phones}  jobs ${t.jobsReceived}  sent ${t.sent}  `
-    + `delivered ${t.delivered}  failed ${t.failed}  incoming ${t.incomingSent}  errors ${t.errors}  ${round(ratePerSecond)}/s`;
+  return (
+    `${Math.floor(elapsedSeconds)}s  phones ${t.connected}/${t.phones}  jobs ${t.jobsReceived}  sent ${t.sent}  ` +
+    `delivered ${t.delivered}  failed ${t.failed}  incoming ${t.incomingSent}  errors ${t.errors}  ${round(ratePerSecond)}/s`
+  );
 }
 
 export function summaryLines(s: FleetSummary): string[] {

@@ -35,8 +35,7 @@ async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T, 
 
 /** Exchanges pairing codes for device ids and tokens (POST /device/v1/pair), in the codes' order. */
 export function pairCodes(baseUrl: string, codes: readonly string[], namePrefix = 'Simulated phone'): Promise<PairResult[]> {
-  return inBatches(codes, STARTUP_CONCURRENCY, (code, i) =>
-    DeviceClient.pair(baseUrl, { code, name: `${namePrefix} ${i + 1}`, model: 'Hafatra simulator', appVersion: 'hafatra-sim/1.0' }));
+  return inBatches(codes, STARTUP_CONCURRENCY, (code, i) => DeviceClient.pair(baseUrl, { code, name: `${namePrefix} ${i + 1}`, model: 'Hafatra simulator', appVersion: 'hafatra-sim/1.0' }));
 }
 
 /** N simulated phones against one server, with totals across them. */
@@ -61,8 +60,20 @@ export class Fleet {
 
   totals(): FleetTotals {
     const totals: FleetTotals = {
-      phones: this.phones.length, connected: 0, revoked: 0, jobsReceived: 0, sent: 0, delivered: 0, failed: 0,
-      incomingSent: 0, incomingLocked: 0, errors: 0, reconnects: 0, duplicateJobs: 0, resends: 0, retries: 0,
+      phones: this.phones.length,
+      connected: 0,
+      revoked: 0,
+      jobsReceived: 0,
+      sent: 0,
+      delivered: 0,
+      failed: 0,
+      incomingSent: 0,
+      incomingLocked: 0,
+      errors: 0,
+      reconnects: 0,
+      duplicateJobs: 0,
+      resends: 0,
+      retries: 0,
     };
     for (const phone of this.phones) {
       if (phone.connected) totals.connected += 1;

@@ -1,4 +1,4 @@
-import { DeviceProtocolError } from './protocol.js';
+import type { DeviceProtocolError } from './protocol.js';
 
 /** A client frame sent (or waiting to be sent) whose ack or error has not come back yet. */
 export interface PendingFrame {

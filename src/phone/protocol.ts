@@ -73,7 +73,10 @@ export type ServerFrame =
 export class DeviceProtocolError extends Error {
   override name = 'DeviceProtocolError';
 
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -66,8 +66,17 @@ export class SimulatedPhone {
   readonly name: string;
   readonly client: DeviceClient;
   readonly counters: PhoneCounters = {
-    jobsReceived: 0, sent: 0, delivered: 0, failed: 0, incomingSent: 0, incomingLocked: 0,
-    errors: 0, reconnects: 0, duplicateJobs: 0, resends: 0, retries: 0,
+    jobsReceived: 0,
+    sent: 0,
+    delivered: 0,
+    failed: 0,
+    incomingSent: 0,
+    incomingLocked: 0,
+    errors: 0,
+    reconnects: 0,
+    duplicateJobs: 0,
+    resends: 0,
+    retries: 0,
   };
   /** messageId → when its jobs frame arrived (nowMs()). */
   readonly jobArrivals = new Map<string, number>();
@@ -96,8 +105,12 @@ export class SimulatedPhone {
       retry: opts.retry,
       maxJobs: opts.maxJobs,
       onJobs: (jobs) => this.onJobs(jobs),
-      onRevoked: () => { this.revoked = true; },
-      onConnectionChange: (connected) => { if (connected) void this.health.beat(); },
+      onRevoked: () => {
+        this.revoked = true;
+      },
+      onConnectionChange: (connected) => {
+        if (connected) void this.health.beat();
+      },
     });
     const fail = (err: unknown) => this.fail(err);
     this.health = new PhoneHealth(this.client, this.random, fail, () => this.incoming.retryLocked());
@@ -178,13 +191,18 @@ export class SimulatedPhone {
   }
 
   private deliverLater(messageId: string): void {
-    const timer = setTimeout(() => {
-      this.deliveryTimers.delete(timer);
-      this.client.reportStatus({ messageId, status: 'delivered' }).then(
-        () => { this.counters.delivered += 1; },
-        (err) => this.fail(err),
-      );
-    }, this.jittered(this.opts.deliveryDelayMs ?? 500));
+    const timer = setTimeout(
+      () => {
+        this.deliveryTimers.delete(timer);
+        this.client.reportStatus({ messageId, status: 'delivered' }).then(
+          () => {
+            this.counters.delivered += 1;
+          },
+          (err) => this.fail(err),
+        );
+      },
+      this.jittered(this.opts.deliveryDelayMs ?? 500),
+    );
     this.deliveryTimers.add(timer);
   }
 

@@ -29,7 +29,9 @@ export async function insertEndpoint(db: Db, orgId: string, e: NewEndpoint): Pro
   return inTransaction(db, async (tx) => {
     // Locking the organization row serializes concurrent creations, so the limit holds.
     await tx.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
-    const { rows: [count] } = await tx.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1', [orgId]);
+    const {
+      rows: [count],
+    } = await tx.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1', [orgId]);
     if ((count as { n: number }).n >= MAX_ENDPOINTS_PER_ORG) {
       throw errors.conflict(`an organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints; delete one first`);
     }
@@ -70,8 +72,7 @@ export async function updateEndpoint(db: Db, orgId: string, id: string, c: Endpo
          failing_since = CASE WHEN $7 AND NOT enabled THEN NULL ELSE failing_since END,
          updated_at = now()
        WHERE org_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [orgId, id, c.url ?? null, c.description !== undefined, c.description ?? null,
-        c.eventTypes ? distinct(c.eventTypes) : null, c.enabled ?? null],
+      [orgId, id, c.url ?? null, c.description !== undefined, c.description ?? null, c.eventTypes ? distinct(c.eventTypes) : null, c.enabled ?? null],
     );
     const row = rows[0] as EndpointRow | undefined;
     if (row && !row.enabled) await stopPendingDeliveries(tx, [row.id], 'endpoint disabled');

@@ -24,14 +24,20 @@ export async function sendTestEvent(db: Db, enqueue: Enqueue, orgId: string, end
   const deliveryId = newId('webhookDelivery');
   const now = new Date();
   await inTransaction(db, async (tx) => {
-    await tx.query(
-      `INSERT INTO events (id, org_id, type, payload, created_at, dispatched_at) VALUES ($1, $2, $3, $4, $5, $5)`,
-      [eventId, orgId, TEST_EVENT_TYPE, JSON.stringify({ id: eventId, event: TEST_EVENT_TYPE, createdAt: now.toISOString(), data: { endpointId, message: 'A test event sent from Hafatra. Nothing happened.' } }), now],
-    );
-    await tx.query(
-      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at) VALUES ($1, $2, $3, $4, 'pending', $5)`,
-      [deliveryId, endpointId, eventId, TEST_EVENT_TYPE, now],
-    );
+    await tx.query(`INSERT INTO events (id, org_id, type, payload, created_at, dispatched_at) VALUES ($1, $2, $3, $4, $5, $5)`, [
+      eventId,
+      orgId,
+      TEST_EVENT_TYPE,
+      JSON.stringify({ id: eventId, event: TEST_EVENT_TYPE, createdAt: now.toISOString(), data: { endpointId, message: 'A test event sent from Hafatra. Nothing happened.' } }),
+      now,
+    ]);
+    await tx.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at) VALUES ($1, $2, $3, $4, 'pending', $5)`, [
+      deliveryId,
+      endpointId,
+      eventId,
+      TEST_EVENT_TYPE,
+      now,
+    ]);
   });
   await enqueue([{ id: deliveryId, endpointId, notBefore: null }]).catch(() => undefined);
   return { deliveryId, eventId };

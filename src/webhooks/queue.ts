@@ -59,11 +59,12 @@ export function groupIntoJobs(deliveries: DeliveryToQueue[], opts: { now?: numbe
   const now = opts.now ?? Date.now();
   const groups = new Map<string, { endpointId: string; at: number; ids: string[] }>();
   const jobs: JobToAdd[] = [];
-  const close = (g: { endpointId: string; at: number; ids: string[] }) => jobs.push({
-    data: { endpointId: g.endpointId, deliveryIds: g.ids },
-    delay: Math.max(0, g.at - now),
-    jobId: opts.named ? `${g.ids[0]}..${g.ids[g.ids.length - 1]}` : undefined,
-  });
+  const close = (g: { endpointId: string; at: number; ids: string[] }) =>
+    jobs.push({
+      data: { endpointId: g.endpointId, deliveryIds: g.ids },
+      delay: Math.max(0, g.at - now),
+      jobId: opts.named ? `${g.ids[0]}..${g.ids[g.ids.length - 1]}` : undefined,
+    });
   for (const d of deliveries) {
     const due = d.notBefore?.getTime() ?? 0;
     const at = due <= now ? 0 : Math.ceil(due / 1000) * 1000;
@@ -83,11 +84,13 @@ export function groupIntoJobs(deliveries: DeliveryToQueue[], opts: { now?: numbe
 /** Finished jobs are removed: by then their rows are delivered, dead or queued again by a newer job. */
 export async function addDeliveryJobs(queue: DeliveryQueue, jobs: JobToAdd[]): Promise<void> {
   for (let i = 0; i < jobs.length; i += ADD_BULK_CHUNK) {
-    await queue.addBulk(jobs.slice(i, i + ADD_BULK_CHUNK).map((j) => ({
-      name: 'deliver',
-      data: j.data,
-      opts: { jobId: j.jobId, delay: j.delay, removeOnComplete: true, removeOnFail: true },
-    })));
+    await queue.addBulk(
+      jobs.slice(i, i + ADD_BULK_CHUNK).map((j) => ({
+        name: 'deliver',
+        data: j.data,
+        opts: { jobId: j.jobId, delay: j.delay, removeOnComplete: true, removeOnFail: true },
+      })),
+    );
   }
 }
 

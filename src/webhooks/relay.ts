@@ -26,7 +26,11 @@ export async function relayEvents(ctx: AppContext, queue: DeliveryQueue): Promis
     const ids = newIds('webhookDelivery', pairs.length);
     const firstAttemptAt = new Date(Date.now() + (ctx.config.webhookScheduleSeconds[0] ?? 0) * 1000);
     if (pairs.length > 0) {
-      await insertPendingDeliveries(tx, pairs.map((p, i) => ({ id: ids[i]!, endpointId: p.endpointId, eventId: p.eventId, eventType: p.type })), firstAttemptAt);
+      await insertPendingDeliveries(
+        tx,
+        pairs.map((p, i) => ({ id: ids[i]!, endpointId: p.endpointId, eventId: p.eventId, eventType: p.type })),
+        firstAttemptAt,
+      );
     }
     await markEventsDispatched(tx, eventIds);
     return { eventIds, deliveries: pairs.map((p, i) => ({ id: ids[i]!, endpointId: p.endpointId, notBefore: firstAttemptAt })) };

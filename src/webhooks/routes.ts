@@ -11,10 +11,7 @@ import { newWebhookSecret } from './delivery/signature.js';
 import { toEndpoint } from './endpoint-row.js';
 import { toDelivery, selectDeliveryPage } from './delivery-row.js';
 import { deleteEndpoint, insertEndpoint, rotateEndpointSecret, selectEndpoint, selectEndpoints, updateEndpoint } from './endpoint-store.js';
-import {
-  CreateWebhookEndpointBody, DeliveryPageQuery, DeliveryPageSchema, EndpointListSchema, EndpointWithSecretSchema,
-  UpdateWebhookEndpointBody, WebhookEndpointSchema,
-} from './schemas.js';
+import { CreateWebhookEndpointBody, DeliveryPageQuery, DeliveryPageSchema, EndpointListSchema, EndpointWithSecretSchema, UpdateWebhookEndpointBody, WebhookEndpointSchema } from './schemas.js';
 
 /** A URL that is not public HTTPS is a 400 naming the reason (the spec's invalid_request). */
 async function assertDeliverableUrl(ctx: AppContext, url: string): Promise<void> {
@@ -34,35 +31,52 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
   const enqueue: Enqueue = (deliveries) => enqueueDeliveries((queue ??= openDeliveryQueue(ctx, ctx.redis)), deliveries);
   return [
     apiRoute({
-      method: 'get', path: '/v1/webhooks', auth: { scope: 'webhooks:read' },
-      summary: 'List webhook endpoints and the subscribable event types', responses: { 200: EndpointListSchema },
+      method: 'get',
+      path: '/v1/webhooks',
+      auth: { scope: 'webhooks:read' },
+      summary: 'List webhook endpoints and the subscribable event types',
+      responses: { 200: EndpointListSchema },
       handler: async (req) => ({
         status: 200,
         body: { endpoints: (await selectEndpoints(ctx.db, req.principal.orgId)).map(toEndpoint), eventTypes: [...EVENT_TYPES] },
       }),
     }),
     apiRoute({
-      method: 'post', path: '/v1/webhooks', auth: { scope: 'webhooks:write' }, body: CreateWebhookEndpointBody,
+      method: 'post',
+      path: '/v1/webhooks',
+      auth: { scope: 'webhooks:write' },
+      body: CreateWebhookEndpointBody,
       audit: { action: 'webhook.created', target: (req) => (req.body as { url: string }).url },
-      summary: 'Register a webhook endpoint; its signing secret is returned only here', responses: { 201: EndpointWithSecretSchema },
+      summary: 'Register a webhook endpoint; its signing secret is returned only here',
+      responses: { 201: EndpointWithSecretSchema },
       handler: async (req) => {
         await assertDeliverableUrl(ctx, req.body.url);
         const secret = newWebhookSecret();
         const row = await insertEndpoint(ctx.db, req.principal.orgId, {
-          url: req.body.url, description: req.body.description ?? null, eventTypes: req.body.eventTypes, secret,
+          url: req.body.url,
+          description: req.body.description ?? null,
+          eventTypes: req.body.eventTypes,
+          secret,
         });
         return { status: 201, body: { endpoint: toEndpoint(row), secret } };
       },
     }),
     apiRoute({
-      method: 'get', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:read' },
-      summary: 'A webhook endpoint', responses: { 200: WebhookEndpointSchema },
+      method: 'get',
+      path: '/v1/webhooks/:endpointId',
+      auth: { scope: 'webhooks:read' },
+      summary: 'A webhook endpoint',
+      responses: { 200: WebhookEndpointSchema },
       handler: async (req) => ({ status: 200, body: toEndpoint(found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!))) }),
     }),
     apiRoute({
-      method: 'patch', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:write' }, body: UpdateWebhookEndpointBody,
+      method: 'patch',
+      path: '/v1/webhooks/:endpointId',
+      auth: { scope: 'webhooks:write' },
+      body: UpdateWebhookEndpointBody,
       audit: { action: 'webhook.updated', target: (req) => req.params.endpointId! },
-      summary: 'Change url, description, eventTypes or enabled (re-enabling resets consecutiveFailures)', responses: { 200: WebhookEndpointSchema },
+      summary: 'Change url, description, eventTypes or enabled (re-enabling resets consecutiveFailures)',
+      responses: { 200: WebhookEndpointSchema },
       handler: async (req) => {
         found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
         if (req.body.url !== undefined) await assertDeliverableUrl(ctx, req.body.url);
@@ -71,26 +85,36 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     apiRoute({
-      method: 'delete', path: '/v1/webhooks/:endpointId', auth: { scope: 'webhooks:write' },
+      method: 'delete',
+      path: '/v1/webhooks/:endpointId',
+      auth: { scope: 'webhooks:write' },
       audit: { action: 'webhook.deleted', target: (req) => req.params.endpointId! },
-      summary: 'Delete a webhook endpoint with its delivery history; its pending deliveries stop', responses: { 204: null },
+      summary: 'Delete a webhook endpoint with its delivery history; its pending deliveries stop',
+      responses: { 204: null },
       handler: async (req) => {
         if (!(await deleteEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!))) throw errors.notFound('webhook endpoint');
         return { status: 204 };
       },
     }),
     apiRoute({
-      method: 'get', path: '/v1/webhooks/:endpointId/deliveries', auth: { scope: 'webhooks:read' }, query: DeliveryPageQuery,
-      summary: 'The delivery log of an endpoint, newest first', responses: { 200: DeliveryPageSchema },
+      method: 'get',
+      path: '/v1/webhooks/:endpointId/deliveries',
+      auth: { scope: 'webhooks:read' },
+      query: DeliveryPageQuery,
+      summary: 'The delivery log of an endpoint, newest first',
+      responses: { 200: DeliveryPageSchema },
       handler: async (req) => {
         const endpoint = found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
         return listPage(req.query, 'deliveries', (p) => selectDeliveryPage(ctx.db, endpoint.id, p.before, p.limit), toDelivery);
       },
     }),
     apiRoute({
-      method: 'post', path: '/v1/webhooks/:endpointId/rotate-secret', auth: { scope: 'webhooks:write' },
+      method: 'post',
+      path: '/v1/webhooks/:endpointId/rotate-secret',
+      auth: { scope: 'webhooks:write' },
       audit: { action: 'webhook.secret_rotated', target: (req) => req.params.endpointId! },
-      summary: 'Replace the signing secret; the previous one keeps signing for 24 hours', responses: { 200: EndpointWithSecretSchema },
+      summary: 'Replace the signing secret; the previous one keeps signing for 24 hours',
+      responses: { 200: EndpointWithSecretSchema },
       handler: async (req) => {
         const secret = newWebhookSecret();
         const row = found(await rotateEndpointSecret(ctx.db, req.principal.orgId, req.params.endpointId!, secret));
@@ -98,15 +122,21 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
       },
     }),
     apiRoute({
-      method: 'post', path: '/v1/webhooks/:endpointId/test', auth: { scope: 'webhooks:write' },
+      method: 'post',
+      path: '/v1/webhooks/:endpointId/test',
+      auth: { scope: 'webhooks:write' },
       audit: { action: 'webhook.test_sent', target: (req) => req.params.endpointId! },
-      summary: 'Send a test event (type webhook.test) to this endpoint; it appears in the delivery log', responses: { 202: Type.Object({ deliveryId: Type.String(), eventId: Type.String() }) },
+      summary: 'Send a test event (type webhook.test) to this endpoint; it appears in the delivery log',
+      responses: { 202: Type.Object({ deliveryId: Type.String(), eventId: Type.String() }) },
       handler: async (req) => ({ status: 202, body: await sendTestEvent(ctx.db, enqueue, req.principal.orgId, req.params.endpointId!) }),
     }),
     apiRoute({
-      method: 'post', path: '/v1/webhooks/:endpointId/deliveries/:deliveryId/redeliver', auth: { scope: 'webhooks:write' },
+      method: 'post',
+      path: '/v1/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
+      auth: { scope: 'webhooks:write' },
       audit: { action: 'webhook.redelivered', target: (req) => req.params.deliveryId! },
-      summary: 'Send a dead or retrying delivery again, now', responses: { 202: Type.Object({ deliveryId: Type.String() }) },
+      summary: 'Send a dead or retrying delivery again, now',
+      responses: { 202: Type.Object({ deliveryId: Type.String() }) },
       handler: async (req) => {
         await redeliver(ctx.db, enqueue, req.principal.orgId, req.params.endpointId!, req.params.deliveryId!);
         return { status: 202, body: { deliveryId: req.params.deliveryId } };

@@ -22,10 +22,7 @@ const DescriptionField = Type.Union([Text({ maxLength: 256 }), Type.Null()], {
   errorMessage: 'must be a string of at most 256 characters, or null',
 });
 
-export const CreateWebhookEndpointBody = Type.Object(
-  { url: Url, description: Type.Optional(DescriptionField), eventTypes: EventTypeList },
-  { additionalProperties: false },
-);
+export const CreateWebhookEndpointBody = Type.Object({ url: Url, description: Type.Optional(DescriptionField), eventTypes: EventTypeList }, { additionalProperties: false });
 export type CreateWebhookEndpointBody = Static<typeof CreateWebhookEndpointBody>;
 
 export const UpdateWebhookEndpointBody = Type.Object(

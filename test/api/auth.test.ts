@@ -13,7 +13,10 @@ let key: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   await insertTestDevice(app.ctx, orgId);
 });
 afterAll(() => app.close());

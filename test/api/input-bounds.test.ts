@@ -52,21 +52,13 @@ function problems(schema: TSchema | undefined, where: string): string[] {
 
 describe('input schemas', () => {
   it('of every route, body and query, bound every integer and keep U+0000 out of every string', () => {
-    const found = apiRoutes(app.ctx).flatMap((r) => [
-      ...problems(r.body, `${r.method} ${r.path} body`),
-      ...problems(r.query, `${r.method} ${r.path} query`),
-    ]);
+    const found = apiRoutes(app.ctx).flatMap((r) => [...problems(r.body, `${r.method} ${r.path} body`), ...problems(r.query, `${r.method} ${r.path} query`)]);
     expect(found).toEqual([]);
   });
 
   it('of every phone socket frame do the same', () => {
     const ops = deviceOperations(app.ctx);
-    const found = [
-      ...problems(ops.heartbeat?.schema, 'heartbeat'),
-      ...problems(ops.incoming?.schema, 'incoming'),
-      ...problems(ClaimBody, 'claim'),
-      ...problems(StatusReport, 'status'),
-    ];
+    const found = [...problems(ops.heartbeat?.schema, 'heartbeat'), ...problems(ops.incoming?.schema, 'incoming'), ...problems(ClaimBody, 'claim'), ...problems(StatusReport, 'status')];
     expect(found).toEqual([]);
   });
 

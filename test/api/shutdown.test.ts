@@ -13,14 +13,18 @@ describe('graceful shutdown', () => {
     let closed = false;
     let closedBeforeBodyEnded: boolean | undefined;
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = httpRequest(`${app.url}/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      });
+      const req = httpRequest(
+        `${app.url}/v1/messages`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        },
+      );
       req.on('error', reject);
       // Half the body now: the request is in the server's hands and waits for the rest.
       req.write(payload.slice(0, 10));

@@ -11,7 +11,14 @@ function recorder(delayMs = 0) {
     if (delayMs > 0) await new Promise<void>((r) => release.push(r));
     return keys.map((k) => k * 10);
   };
-  return { batches, run, releaseAll: () => { release.forEach((r) => r()); release = []; } };
+  return {
+    batches,
+    run,
+    releaseAll: () => {
+      release.forEach((r) => r());
+      release = [];
+    },
+  };
 }
 
 describe('TickBatcher', () => {
@@ -60,10 +67,14 @@ describe('TickBatcher', () => {
 
   it('rejects every caller of a failed batch, and serves the next one', async () => {
     let fail = true;
-    const b = new TickBatcher(async (keys: number[]) => {
-      if (fail) throw new Error('down');
-      return keys;
-    }, 256, 1);
+    const b = new TickBatcher(
+      async (keys: number[]) => {
+        if (fail) throw new Error('down');
+        return keys;
+      },
+      256,
+      1,
+    );
     const results = await Promise.allSettled([b.load(1), b.load(2)]);
     expect(results.map((x) => x.status)).toEqual(['rejected', 'rejected']);
     fail = false;

@@ -51,14 +51,25 @@ describe('npm run bench --quick (every scenario against a local server, small sc
     const { json, md, svg } = await resultFiles(out);
     expect(json.quick).toBe(true);
     expect(json.results.map((r: { scenario: string }) => r.scenario)).toEqual(ALL);
-    const byKey = new Map<string, { value: number; ratio?: number }>(
-      json.results.flatMap((r: { figures: Array<{ key: string }> }) => r.figures.map((f) => [f.key, f])),
-    );
+    const byKey = new Map<string, { value: number; ratio?: number }>(json.results.flatMap((r: { figures: Array<{ key: string }> }) => r.figures.map((f) => [f.key, f])));
     for (const key of [
-      'ceilings.hello-post.messagesPerSecond', 'ceilings.hello-get.requestsPerSecond', 'ceilings.postgres.rowsPerSecond', 'ceilings.redis.messagesPerSecond',
-      'bulk-send.messagesPerSecond', 'bulk-send.p99', 'read.getByIdPerSecond', 'read.listPerSecond', 'fleet.deliveredPerSecond',
-      'fleet.jobsLatency.p99', 'sockets.held', 'sockets.apiRssMb', 'webhooks.deliveriesPerSecond', 'webhooks.hangingLossPercent', 'parse.smsPerSecond',
-      'dashboard-pages.large.first-page.p99', 'dashboard-pages.small.overview.p50',
+      'ceilings.hello-post.messagesPerSecond',
+      'ceilings.hello-get.requestsPerSecond',
+      'ceilings.postgres.rowsPerSecond',
+      'ceilings.redis.messagesPerSecond',
+      'bulk-send.messagesPerSecond',
+      'bulk-send.p99',
+      'read.getByIdPerSecond',
+      'read.listPerSecond',
+      'fleet.deliveredPerSecond',
+      'fleet.jobsLatency.p99',
+      'sockets.held',
+      'sockets.apiRssMb',
+      'webhooks.deliveriesPerSecond',
+      'webhooks.hangingLossPercent',
+      'parse.smsPerSecond',
+      'dashboard-pages.large.first-page.p99',
+      'dashboard-pages.small.overview.p50',
     ]) {
       expect(byKey.get(key), key).toBeDefined();
     }

@@ -51,8 +51,15 @@ export async function startFreshServer(env: Record<string, string> = {}): Promis
   const databaseUrl = base.replace(/\/[^/?]+(\?|$)/, `/${name}$1`);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'start'], {
     env: {
-      ...process.env, ...env, DATABASE_URL: databaseUrl, REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: name,
-      PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', HAFATRA_SWEEP_INTERVAL_MS: '500',
+      ...process.env,
+      ...env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: inject('redisUrl'),
+      HAFATRA_REDIS_PREFIX: name,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      HAFATRA_SWEEP_INTERVAL_MS: '500',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -23,10 +23,7 @@ const OWNER = { email: 'owner@example.org', password: 'a long owner password' };
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   ca = await caFile(receiver.ca);
-  [server, browser] = await Promise.all([
-    startFreshServer({ NODE_EXTRA_CA_CERTS: ca.path, HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost,127.0.0.1' }),
-    launchChromium(),
-  ]);
+  [server, browser] = await Promise.all([startFreshServer({ NODE_EXTRA_CA_CERTS: ca.path, HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost,127.0.0.1' }), launchChromium()]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
 }, 120_000);
@@ -53,9 +50,9 @@ const shot = async (p: Page, name: string) => {
 
 describe('a new user, from the printed setup link to sign-out', () => {
   it('sets up the first owner from the link printed by hafatra start', async () => {
-    const key = (await server.line(/^  (hfk_\S+)$/))[1];
+    const key = (await server.line(/^ {2}(hfk_\S+)$/))[1];
     expect(key).toBeTruthy();
-    const link = (await server.line(/^  (http:\/\/\S+\/link#\S+)$/))[1]!;
+    const link = (await server.line(/^ {2}(http:\/\/\S+\/link#\S+)$/))[1]!;
     const res = await page.goto(link);
     const csp = res!.headers()['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
@@ -144,7 +141,7 @@ describe('a new user, from the printed setup link to sign-out', () => {
     phone = new SimulatedPhone({ baseUrl: server.url, token, latencyMs: 30, deliveryDelayMs: 50, failureRate: 0, deliveryRate: 1, heartbeatIntervalMs: 0 });
     await phone.start(10_000);
     const sms = MOBILE_MONEY_SAMPLES[0]!;
-    await phone.client.sendIncoming({ clientId: 'journey-1', from: sms.from, body: sms.body, receivedAt: new Date().toISOString(), });
+    await phone.client.sendIncoming({ clientId: 'journey-1', from: sms.from, body: sms.body, receivedAt: new Date().toISOString() });
     await go(page, 'Mobile money');
     await expect.poll(() => page.getByRole('button', { name: 'MVola' }).count(), { timeout: 20_000 }).toBe(1);
     await shot(page, 'mobile-money');
@@ -169,7 +166,9 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await expect.poll(() => page.getByTestId('secret').textContent()).toMatch(/^whsec_|.{20,}/);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.getByRole('link', { name: /127\.0\.0\.1/ }).click();
-    const sent = await page.evaluate(() => fetch('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '0345555555', body: 'hook' }) }).then((r) => r.status));
+    const sent = await page.evaluate(() =>
+      fetch('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '0345555555', body: 'hook' }) }).then((r) => r.status),
+    );
     expect(sent).toBe(202);
     await expect.poll(() => page.locator('tbody [data-status="delivered"]').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(receiver.requests.length).toBeGreaterThan(0);
@@ -219,16 +218,21 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await viewer.getByLabel('New password').fill('a long viewer password');
     await viewer.getByLabel('Repeat the password').fill('a long viewer password');
     await viewer.getByRole('button', { name: 'Create my account' }).click();
-    await expect.poll(() => heading(viewer).textContent()).toBe('Overview').catch(async (err) => {
-      await screenshot(viewer, 'debug-viewer');
-      throw err;
-    });
+    await expect
+      .poll(() => heading(viewer).textContent())
+      .toBe('Overview')
+      .catch(async (err) => {
+        await screenshot(viewer, 'debug-viewer');
+        throw err;
+      });
     await viewer.getByRole('button', { name: 'Menu' }).click();
     await viewer.getByRole('link', { name: 'Messages', exact: true }).click();
     await expect.poll(() => heading(viewer).textContent()).toBe('Messages');
     expect(await viewer.getByRole('link', { name: 'Send messages' }).count()).toBe(0);
     expect(await viewer.getByRole('link', { name: 'Send', exact: true }).count()).toBe(0);
-    const refused = await viewer.evaluate(() => fetch('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '0341111111', body: 'x' }) }).then((r) => r.status));
+    const refused = await viewer.evaluate(() =>
+      fetch('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '0341111111', body: 'x' }) }).then((r) => r.status),
+    );
     expect(refused).toBe(403);
     await screenshot(viewer, 'viewer-messages-360');
     await viewerContext.close();
@@ -267,5 +271,9 @@ describe('a new user, from the printed setup link to sign-out', () => {
 
 /** A second pairing code, through the dashboard's own API as the signed-in owner. */
 async function newPairingCode(): Promise<string> {
-  return page.evaluate(() => fetch('/dashboard/v1/pairings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.json()).then((b) => b.code as string));
+  return page.evaluate(() =>
+    fetch('/dashboard/v1/pairings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      .then((r) => r.json())
+      .then((b) => b.code as string),
+  );
 }

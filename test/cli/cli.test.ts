@@ -13,8 +13,9 @@ type Run = CliRun;
 /** `npx tsx src/cli/entry.ts …`: the real command in its own process (about a second each). */
 function spawnHafatra(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { env: { ...process.env, ...env() }, timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { env: { ...process.env, ...env() }, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 

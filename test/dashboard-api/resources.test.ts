@@ -13,7 +13,10 @@ let owner: SignedInMember;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   [viewer, admin, owner] = await Promise.all([signedInMember(app, orgId, 'viewer'), signedInMember(app, orgId, 'admin'), signedInMember(app, orgId, 'owner')]);
   await insertTestDevice(app.ctx, orgId);
 });
@@ -31,7 +34,10 @@ describe('API keys from the dashboard', () => {
     expect(past.body.error.message).toContain('expiresAt');
     expect((await app.request('POST', '/dashboard/v1/keys', { headers: viewer.headers, body: { name: 'x', scopes: ['messages:read'], expiresAt: null } })).status).toBe(403);
 
-    const made = await app.request('POST', '/dashboard/v1/keys', { headers: admin.headers, body: { name: 'reader', scopes: ['messages:read'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const made = await app.request('POST', '/dashboard/v1/keys', {
+      headers: admin.headers,
+      body: { name: 'reader', scopes: ['messages:read'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     expect(made.status).toBe(201);
     const secret: string = made.body.secret;
     expect(made.body.key).toMatchObject({ name: 'reader', scopes: ['messages:read'], revokedAt: null });

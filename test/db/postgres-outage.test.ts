@@ -43,9 +43,18 @@ describe.each([
     const held = await app.ctx.db.connect();
     await held.query('BEGIN');
     await expectToRideOut({
-      name: `Postgres ${name}`, send, list, fault, restart: () => pg.start(),
+      name: `Postgres ${name}`,
+      send,
+      list,
+      fault,
+      restart: () => pg.start(),
       duringOutage: async () => {
-        expect(await held.query('SELECT 1').then(() => 'answered', () => 'failed')).toBe('failed');
+        expect(
+          await held.query('SELECT 1').then(
+            () => 'answered',
+            () => 'failed',
+          ),
+        ).toBe('failed');
         held.release(true);
       },
     });

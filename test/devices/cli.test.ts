@@ -42,7 +42,7 @@ describe('hafatra device', () => {
     expect(text).toMatch(/[▀▄█]/);
   });
 
-  it('update sets pacing and the SIM daily cap into the dispatch state, within Android\'s 30 a minute', async () => {
+  it("update sets pacing and the SIM daily cap into the dispatch state, within Android's 30 a minute", async () => {
     const phone = await pairPhone(app, orgId);
     await run('update', [phone.deviceId], { pacing: '20', 'sim-daily-cap': '200', draining: 'yes' });
     const state = () => app.ctx.redis.hgetall(app.ctx.keys.org(orgId).deviceState(phone.deviceId));

@@ -5,9 +5,26 @@ import { DeviceSchema } from '../../src/devices/schemas.js';
 import { heartbeat, pairPhone, schemaErrors, startDevicesApp } from './support.js';
 
 const SPEC_FIELDS = [
-  'id', 'name', 'model', 'status', 'createdAt', 'revokedAt', 'revokedReason', 'lastSeenAt', 'battery', 'networkType',
-  'uptimeSeconds', 'freeStorageBytes', 'appVersion', 'outboundEnabled', 'draining', 'defaultSimSubscriptionId',
-  'queueDepth', 'socket', 'inbound', 'sims',
+  'id',
+  'name',
+  'model',
+  'status',
+  'createdAt',
+  'revokedAt',
+  'revokedReason',
+  'lastSeenAt',
+  'battery',
+  'networkType',
+  'uptimeSeconds',
+  'freeStorageBytes',
+  'appVersion',
+  'outboundEnabled',
+  'draining',
+  'defaultSimSubscriptionId',
+  'queueDepth',
+  'socket',
+  'inbound',
+  'sims',
 ];
 
 let app: TestApp;
@@ -17,7 +34,10 @@ let phone: { deviceId: string; token: string };
 
 beforeAll(async () => {
   app = await startDevicesApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   phone = await pairPhone(app, orgId, { name: 'Caisse 1', model: 'Pixel 7', appVersion: '1.0.0' });
 });
 afterAll(() => app.close());
@@ -30,32 +50,56 @@ describe('GET /v1/devices and /v1/devices/{id}', () => {
     for (const f of SPEC_FIELDS) expect(Object.keys(d)).toContain(f);
     expect(schemaErrors(DeviceSchema, d)).toEqual([]);
     expect(d).toMatchObject({
-      id: phone.deviceId, name: 'Caisse 1', model: 'Pixel 7', status: 'never_seen', revokedAt: null, revokedReason: null,
-      lastSeenAt: null, battery: { percent: null, charging: null }, networkType: null, uptimeSeconds: null,
-      freeStorageBytes: null, appVersion: '1.0.0', outboundEnabled: true, draining: false, defaultSimSubscriptionId: null,
-      queueDepth: 0, socket: { connected: false, lastChangedAt: null }, inbound: { state: 'locked', reason: 'not_reported' }, sims: [],
+      id: phone.deviceId,
+      name: 'Caisse 1',
+      model: 'Pixel 7',
+      status: 'never_seen',
+      revokedAt: null,
+      revokedReason: null,
+      lastSeenAt: null,
+      battery: { percent: null, charging: null },
+      networkType: null,
+      uptimeSeconds: null,
+      freeStorageBytes: null,
+      appVersion: '1.0.0',
+      outboundEnabled: true,
+      draining: false,
+      defaultSimSubscriptionId: null,
+      queueDepth: 0,
+      socket: { connected: false, lastChangedAt: null },
+      inbound: { state: 'locked', reason: 'not_reported' },
+      sims: [],
     });
     expect(Date.parse(d.createdAt)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('shows what a heartbeat reported, with the spec types', async () => {
     const hb = await heartbeat(app, phone.token, {
-      battery: { percent: 81, charging: true }, networkType: 'wifi', uptimeSeconds: 3600, freeStorageBytes: 5_000_000_000,
-      appVersion: '1.2.0', defaultSmsApp: true,
+      battery: { percent: 81, charging: true },
+      networkType: 'wifi',
+      uptimeSeconds: 3600,
+      freeStorageBytes: 5_000_000_000,
+      appVersion: '1.2.0',
+      defaultSmsApp: true,
       sims: [{ subscriptionId: 1, slotIndex: 0, carrierName: 'Telma', displayName: 'Perso', phoneNumber: '+261340000001', countryIso: 'mg' }],
     });
     expect(hb.status).toBe(200);
     const d = (await app.request('GET', '/v1/devices', { key })).body.devices.find((x: { id: string }) => x.id === phone.deviceId);
     expect(schemaErrors(DeviceSchema, d)).toEqual([]);
     expect(d).toMatchObject({
-      status: 'online', battery: { percent: 81, charging: true }, networkType: 'wifi', uptimeSeconds: 3600,
-      freeStorageBytes: 5_000_000_000, appVersion: '1.2.0', inbound: { state: 'unlocked' },
+      status: 'online',
+      battery: { percent: 81, charging: true },
+      networkType: 'wifi',
+      uptimeSeconds: 3600,
+      freeStorageBytes: 5_000_000_000,
+      appVersion: '1.2.0',
+      inbound: { state: 'unlocked' },
       sims: [{ subscriptionId: 1, slotIndex: 0, carrierName: 'Telma', displayName: 'Perso', phoneNumber: '+261340000001', countryIso: 'MG', removedAt: null }],
     });
     expect(Date.now() - Date.parse(d.lastSeenAt)).toBeLessThan(10_000);
   });
 
-  it('lists revoked phones too, newest first, and only the organization\'s own', async () => {
+  it("lists revoked phones too, newest first, and only the organization's own", async () => {
     const second = await pairPhone(app, orgId, { name: 'Second' });
     await app.request('DELETE', `/v1/devices/${second.deviceId}`, { key });
     const other = await app.createOrg();
@@ -73,7 +117,11 @@ describe('GET /v1/devices and /v1/devices/{id}', () => {
 describe('another organization, unknown ids, keys and scopes', () => {
   it("answers 404 for another organization's phone on GET, PATCH and DELETE, and changes nothing", async () => {
     const other = await app.createOrg();
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'stolen' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'stolen' }],
+      ['DELETE', undefined],
+    ] as const) {
       expectError(await app.request(method, `/v1/devices/${phone.deviceId}`, { key: other.key, body }), 404, 'not_found');
     }
     const mine = await app.request('GET', `/v1/devices/${phone.deviceId}`, { key });

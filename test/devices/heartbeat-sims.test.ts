@@ -18,7 +18,12 @@ it('keeps a SIM field a heartbeat leaves out, clears one sent as null, and gives
   try {
     const full = { subscriptionId: 3, slotIndex: 0, carrierName: 'Telma', displayName: 'YAS', phoneNumber: '+261340000001', countryIso: 'mg' };
     await phone.client.heartbeat({ sims: [full] });
-    await phone.client.heartbeat({ sims: [{ subscriptionId: 3, displayName: null }, { subscriptionId: 7, carrierName: 'Orange MG' }] });
+    await phone.client.heartbeat({
+      sims: [
+        { subscriptionId: 3, displayName: null },
+        { subscriptionId: 7, carrierName: 'Orange MG' },
+      ],
+    });
     const device = (await app.request('GET', `/v1/devices/${phone.deviceId}`, { key })).body;
     const sims = Object.fromEntries(device.sims.map((s: { subscriptionId: number }) => [s.subscriptionId, s]));
     expect(sims[3]).toMatchObject({ slotIndex: 0, carrierName: 'Telma', displayName: null, phoneNumber: '+261340000001', countryIso: 'MG', removedAt: null });

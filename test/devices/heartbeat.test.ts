@@ -10,7 +10,10 @@ let key: string;
 
 beforeAll(async () => {
   app = await startDevicesApp({ inboundFreshnessSeconds: 60 });
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
 });
 afterAll(() => app.close());
 
@@ -21,8 +24,14 @@ describe('POST /device/v1/heartbeat', () => {
   it('answers serverTime and inbound, and fills every reported field', async () => {
     const phone = await pairPhone(app, orgId);
     const res = await heartbeat(app, phone.token, {
-      battery: { percent: 42, charging: false }, networkType: 'lte', uptimeSeconds: 120, freeStorageBytes: 1234,
-      appVersion: '2.0.0', defaultSmsApp: true, sentAt: new Date().toISOString(), sims: [sim(1), sim(2, { phoneNumber: '+261320000000' })],
+      battery: { percent: 42, charging: false },
+      networkType: 'lte',
+      uptimeSeconds: 120,
+      freeStorageBytes: 1234,
+      appVersion: '2.0.0',
+      defaultSmsApp: true,
+      sentAt: new Date().toISOString(),
+      sims: [sim(1), sim(2, { phoneNumber: '+261320000000' })],
     });
     expect(res.status).toBe(200);
     expect(schemaErrors(HeartbeatReplySchema, res.body)).toEqual([]);
@@ -30,8 +39,13 @@ describe('POST /device/v1/heartbeat', () => {
     expect(Math.abs(Date.parse(res.body.serverTime) - Date.now())).toBeLessThan(5000);
     expect(res.body.inbound).toEqual({ state: 'unlocked' });
     expect(await device(phone.deviceId)).toMatchObject({
-      status: 'online', battery: { percent: 42, charging: false }, networkType: 'lte', uptimeSeconds: 120,
-      freeStorageBytes: 1234, appVersion: '2.0.0', inbound: { state: 'unlocked' },
+      status: 'online',
+      battery: { percent: 42, charging: false },
+      networkType: 'lte',
+      uptimeSeconds: 120,
+      freeStorageBytes: 1234,
+      appVersion: '2.0.0',
+      inbound: { state: 'unlocked' },
       sims: [
         { subscriptionId: 1, slotIndex: 0, carrierName: 'Orange', displayName: null, phoneNumber: null, countryIso: null, removedAt: null },
         { subscriptionId: 2, slotIndex: 1, carrierName: 'Orange', phoneNumber: '+261320000000', removedAt: null },
@@ -66,7 +80,10 @@ describe('POST /device/v1/heartbeat', () => {
     expect((await device(phone.deviceId)).sims[1].removedAt).not.toBeNull();
     await heartbeat(app, phone.token, { sims: [sim(1, { carrierName: 'Airtel' }), sim(2)] });
     sims = (await device(phone.deviceId)).sims;
-    expect(sims).toMatchObject([{ subscriptionId: 1, carrierName: 'Airtel', removedAt: null }, { subscriptionId: 2, removedAt: null }]);
+    expect(sims).toMatchObject([
+      { subscriptionId: 1, carrierName: 'Airtel', removedAt: null },
+      { subscriptionId: 2, removedAt: null },
+    ]);
     await heartbeat(app, phone.token, { sims: [] });
     expect((await device(phone.deviceId)).sims.every((s: { removedAt: string | null }) => s.removedAt !== null)).toBe(true);
   });

@@ -13,7 +13,10 @@ let orgId: string;
 
 beforeAll(async () => {
   app = await startPhoneTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
 });
 afterAll(() => app.close());
 
@@ -31,8 +34,7 @@ async function snapshot(deviceId: string) {
   const sims = await app.ctx.db.query('SELECT * FROM device_sims WHERE device_id = $1 ORDER BY subscription_id', [deviceId]);
   return { device: device.rows[0], sims: sims.rows };
 }
-const heartbeat = (token: string, body: unknown) =>
-  app.request('POST', '/device/v1/heartbeat', { headers: { authorization: `Bearer ${token}` }, body });
+const heartbeat = (token: string, body: unknown) => app.request('POST', '/device/v1/heartbeat', { headers: { authorization: `Bearer ${token}` }, body });
 
 const INT = /must be an integer from 0 to 2147483647/;
 const BIGINT = /must be an integer from 0 to 9007199254740991/;

@@ -25,7 +25,10 @@ let key: string;
 beforeAll(async () => {
   app = await startDevicesApp();
   proxied = await startDevicesApp({ trustProxy: true });
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
 });
 afterAll(async () => {
   await app.ctx.db.query(`DELETE FROM pairing_failures WHERE address LIKE '203.0.113.%' OR address LIKE '10.%' OR address = '2001:db8::7'`);
@@ -38,8 +41,7 @@ afterAll(async () => {
  * reused codes never add up to an address's limit (other test files pair from 127.0.0.1).
  */
 const octet = () => Math.floor(Math.random() * 256);
-const pair = (body: unknown) =>
-  proxied.request('POST', '/device/v1/pair', { body, headers: { 'x-forwarded-for': `10.${octet()}.${octet()}.${octet()}` } });
+const pair = (body: unknown) => proxied.request('POST', '/device/v1/pair', { body, headers: { 'x-forwarded-for': `10.${octet()}.${octet()}.${octet()}` } });
 
 describe('pairing codes', () => {
   it('are 8 unambiguous characters shown as XXXX-XXXX, valid for 10 minutes, stored only hashed', async () => {
@@ -126,25 +128,22 @@ describe('pairing codes', () => {
     expect((await from('2001:db8::7')({ code })).status).toBe(200);
   });
 
-  it('counts an attempt against the socket\'s address, ignoring X-Forwarded-For, unless told to trust a proxy', async () => {
+  it("counts an attempt against the socket's address, ignoring X-Forwarded-For, unless told to trust a proxy", async () => {
     const spoofed = '192.0.2.99';
     const res = await app.request('POST', '/device/v1/pair', { body: { code: 'WRNG-SPOF' }, headers: { 'x-forwarded-for': spoofed } });
     expect(res.status).toBe(401);
     // Other test files' failures from 127.0.0.1 share its rows: only this minute's (or the last, should it have just turned) is looked at.
-    const { rows } = await app.ctx.db.query(
-      `SELECT DISTINCT address FROM pairing_failures WHERE address IN ($1, '127.0.0.1') AND minute >= date_trunc('minute', now() - interval '1 minute')`,
-      [spoofed],
-    );
+    const { rows } = await app.ctx.db.query(`SELECT DISTINCT address FROM pairing_failures WHERE address IN ($1, '127.0.0.1') AND minute >= date_trunc('minute', now() - interval '1 minute')`, [
+      spoofed,
+    ]);
     expect(rows.map((r) => r.address)).toEqual(['127.0.0.1']);
     // Other test files pair from 127.0.0.1: give back the failure this test cost it.
     await app.ctx.db.query(`UPDATE pairing_failures SET failures = failures - 1 WHERE address = '127.0.0.1' AND minute = date_trunc('minute', now())`);
   });
 
-  it('counts an attempt against the socket\'s address behind a trusted proxy when X-Forwarded-For is missing', async () => {
+  it("counts an attempt against the socket's address behind a trusted proxy when X-Forwarded-For is missing", async () => {
     expect((await proxied.request('POST', '/device/v1/pair', { body: { code: 'WRNG-NOXF' } })).status).toBe(401);
-    const { rows } = await app.ctx.db.query(
-      `SELECT DISTINCT address FROM pairing_failures WHERE address IN ('', '127.0.0.1') AND minute >= date_trunc('minute', now() - interval '1 minute')`,
-    );
+    const { rows } = await app.ctx.db.query(`SELECT DISTINCT address FROM pairing_failures WHERE address IN ('', '127.0.0.1') AND minute >= date_trunc('minute', now() - interval '1 minute')`);
     expect(rows.map((r) => r.address)).toEqual(['127.0.0.1']);
     // Other test files pair from 127.0.0.1: give back the failure this test cost it.
     await app.ctx.db.query(`UPDATE pairing_failures SET failures = failures - 1 WHERE address = '127.0.0.1' AND minute = date_trunc('minute', now())`);

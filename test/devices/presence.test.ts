@@ -20,17 +20,34 @@ const phones: TestPhone[] = [];
 
 beforeAll(async () => {
   a = await startTestApp({ presenceLeaseSeconds: LEASE_SECONDS, onlineWindowSeconds: 1 });
-  ({ org: { id: orgId }, key } = await a.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await a.createOrg());
   const port = await pickFreePort();
   childUrl = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'api'], {
     env: {
-      ...process.env, DATABASE_URL: a.ctx.config.databaseUrl, REDIS_URL: a.ctx.config.redisUrl, HAFATRA_REDIS_PREFIX: a.ctx.config.redisPrefix,
-      PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', HAFATRA_PRESENCE_LEASE_SECONDS: String(LEASE_SECONDS),
+      ...process.env,
+      DATABASE_URL: a.ctx.config.databaseUrl,
+      REDIS_URL: a.ctx.config.redisUrl,
+      HAFATRA_REDIS_PREFIX: a.ctx.config.redisPrefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      HAFATRA_PRESENCE_LEASE_SECONDS: String(LEASE_SECONDS),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await eventually(async () => (await fetch(`${childUrl}/openapi.json`).then((r) => r.ok, () => false)), 30_000, 'the second API process');
+  await eventually(
+    async () =>
+      await fetch(`${childUrl}/openapi.json`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    30_000,
+    'the second API process',
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -57,10 +74,14 @@ it('marks offline the phones of a killed API process once its lease lapses; phon
   const killedAt = Date.now();
   await new Promise((resolve) => child.once('exit', resolve));
   // The worker's sweep, run here as often as the check (the worker runs it every HAFATRA_SWEEP_INTERVAL_MS).
-  await eventually(async () => {
-    await expirePresence(a.ctx);
-    return (await device(orphan.deviceId)).socket.connected === false;
-  }, 30_000, 'the phone of the killed process offline');
+  await eventually(
+    async () => {
+      await expirePresence(a.ctx);
+      return (await device(orphan.deviceId)).socket.connected === false;
+    },
+    30_000,
+    'the phone of the killed process offline',
+  );
   const offlineAfterMs = Date.now() - killedAt;
   console.log(`a phone on a killed API process read connected for ${offlineAfterMs} ms with a ${LEASE_SECONDS} s lease`);
   expect(offlineAfterMs).toBeLessThan(30_000);
@@ -68,7 +89,14 @@ it('marks offline the phones of a killed API process once its lease lapses; phon
 
   // Sweeps long past a lease leave the live process's phone alone: its lease is renewed.
   const past = Date.now() + 2 * LEASE_SECONDS * 1000;
-  await eventually(async () => { await expirePresence(a.ctx); return Date.now() > past; }, 30_000, 'two leases');
+  await eventually(
+    async () => {
+      await expirePresence(a.ctx);
+      return Date.now() > past;
+    },
+    30_000,
+    'two leases',
+  );
   expect(await device(live.deviceId)).toMatchObject({ status: 'online', socket: { connected: true } });
 }, 90_000);
 
@@ -76,14 +104,15 @@ it('a live process whose lease lapsed (Postgres down, a stall) marks its phones 
   const phone = await connectedPhone(a.url);
   // The process renews its lease on its own timer: a renewal landing between the lapse and the
   // sweep leaves the phone connected, so the lapse is made again until a sweep sees it.
-  await eventually(async () => {
-    await a.ctx.db.query(
-      `UPDATE api_processes SET lease_until = now() - interval '1 second' WHERE id = (SELECT socket_process_id FROM devices WHERE id = $1)`,
-      [phone.deviceId],
-    );
-    await expirePresence(a.ctx);
-    return (await device(phone.deviceId)).socket.connected === false;
-  }, 15_000, 'the phone of the lapsed process offline');
+  await eventually(
+    async () => {
+      await a.ctx.db.query(`UPDATE api_processes SET lease_until = now() - interval '1 second' WHERE id = (SELECT socket_process_id FROM devices WHERE id = $1)`, [phone.deviceId]);
+      await expirePresence(a.ctx);
+      return (await device(phone.deviceId)).socket.connected === false;
+    },
+    15_000,
+    'the phone of the lapsed process offline',
+  );
   await eventually(async () => (await device(phone.deviceId)).socket.connected === true, 15_000, 'the phone connected again');
 }, 30_000);
 

@@ -8,7 +8,10 @@ let key: string;
 
 beforeAll(async () => {
   app = await startDevicesApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
 });
 afterAll(() => app.close());
 

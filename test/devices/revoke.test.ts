@@ -10,7 +10,10 @@ let key: string;
 
 beforeAll(async () => {
   app = await startDevicesApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
 });
 afterAll(() => app.close());
 
@@ -31,8 +34,13 @@ describe('DELETE /v1/devices/{id}', () => {
     const res = await revoke(phone.deviceId);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      id: phone.deviceId, name: 'Old phone', status: 'revoked', revokedReason: 'revoked by API',
-      inbound: { state: 'locked', reason: 'revoked' }, socket: { connected: false }, battery: { percent: 10 },
+      id: phone.deviceId,
+      name: 'Old phone',
+      status: 'revoked',
+      revokedReason: 'revoked by API',
+      inbound: { state: 'locked', reason: 'revoked' },
+      socket: { connected: false },
+      battery: { percent: 10 },
     });
     expect(Date.now() - Date.parse(res.body.revokedAt)).toBeLessThan(10_000);
     const again = await revoke(phone.deviceId);

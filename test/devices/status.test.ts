@@ -12,7 +12,10 @@ let lease: PresenceLease;
 
 beforeAll(async () => {
   app = await startDevicesApp({ onlineWindowSeconds: 1 });
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   lease = startPresenceLease(app.ctx, () => []);
   await lease.ready;
 });
@@ -22,8 +25,7 @@ afterAll(async () => {
 });
 
 const device = async (id: string) => (await app.request('GET', `/v1/devices/${id}`, { key })).body;
-const setLastSeen = (id: string, secondsAgo: number) =>
-  app.ctx.db.query(`UPDATE devices SET last_seen_at = now() - $2 * interval '1 second' WHERE id = $1`, [id, secondsAgo]);
+const setLastSeen = (id: string, secondsAgo: number) => app.ctx.db.query(`UPDATE devices SET last_seen_at = now() - $2 * interval '1 second' WHERE id = $1`, [id, secondsAgo]);
 
 describe('device status', () => {
   it('is never_seen until the phone calls, online after, stale once the window passes', async () => {

@@ -22,15 +22,11 @@ export async function pairPhone(app: TestApp, orgId: string, body: { name?: stri
   return res.body as { deviceId: string; token: string };
 }
 
-export const heartbeat = (app: TestApp, token: string, body: unknown) =>
-  app.request('POST', '/device/v1/heartbeat', { headers: { authorization: `Bearer ${token}` }, body });
+export const heartbeat = (app: TestApp, token: string, body: unknown) => app.request('POST', '/device/v1/heartbeat', { headers: { authorization: `Bearer ${token}` }, body });
 
 /** Puts a message in a held status as a claim and status reports would (arranging state only). */
 export async function holdMessage(app: TestApp, messageId: string, deviceId: string, status: 'claimed' | 'sending' | 'sent') {
-  await app.ctx.db.query(
-    `UPDATE messages SET status = $3, device_id = $2, claimed_at = now(), updated_at = now() WHERE id = $1`,
-    [messageId, deviceId, status],
-  );
+  await app.ctx.db.query(`UPDATE messages SET status = $3, device_id = $2, claimed_at = now(), updated_at = now() WHERE id = $1`, [messageId, deviceId, status]);
 }
 
 export async function sendTo(app: TestApp, key: string, deviceId?: string): Promise<string> {

@@ -10,7 +10,10 @@ let phone: { deviceId: string; token: string };
 
 beforeAll(async () => {
   app = await startDevicesApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   phone = await pairPhone(app, orgId, { name: 'Before' });
   await heartbeat(app, phone.token, { sims: [{ subscriptionId: 3 }, { subscriptionId: 7 }] });
 });

@@ -14,7 +14,10 @@ let deviceId: string;
 
 beforeAll(async () => {
   app = await startTestApp({ reconcileGraceMs: 5000 });
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   deviceId = await insertTestDevice(app.ctx, orgId);
 });
 afterAll(() => app.close());
@@ -25,15 +28,26 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
   const ids = newIds('message', count);
   const batchId = newIds('batch', 1)[0]!;
   await app.ctx.db.query(`INSERT INTO batches (id, org_id, request_hash, message_count, created_at, dispatched_at) VALUES ($1, $2, 'h', $3, $4, $4)`, [batchId, orgId, count, createdAt]);
-  await insertBatchMessages(app.ctx.db, {
-    orgId, body: 'left behind', status: 'accepted', segments: 1, encoding: 'gsm7',
-    requestedDeviceId: pinned, simSubscriptionId: null, batchId, resendOfId: null, createdAt,
-    expiresAt: new Date(createdAt.getTime() + 86_400_000),
-  }, ids.map((id) => ({ id, to: '+261341234567' })));
+  await insertBatchMessages(
+    app.ctx.db,
+    {
+      orgId,
+      body: 'left behind',
+      status: 'accepted',
+      segments: 1,
+      encoding: 'gsm7',
+      requestedDeviceId: pinned,
+      simSubscriptionId: null,
+      batchId,
+      resendOfId: null,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 86_400_000),
+    },
+    ids.map((id) => ({ id, to: '+261341234567' })),
+  );
   return ids;
 }
-const statuses = async (ids: string[]) =>
-  (await app.ctx.db.query('SELECT status FROM messages WHERE id = ANY($1) ORDER BY id', [ids])).rows.map((r) => r.status);
+const statuses = async (ids: string[]) => (await app.ctx.db.query('SELECT status FROM messages WHERE id = ANY($1) ORDER BY id', [ids])).rows.map((r) => r.status);
 
 describe('migration 024: messages an older version left accepted', () => {
   it('become queued with their timeline row, and the batch reconciler puts them on their queues', async () => {

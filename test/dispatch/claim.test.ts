@@ -50,8 +50,7 @@ describe('claiming', () => {
     expect(seen.size).toBe(2000);
     const { rows } = await app.ctx.db.query(`SELECT status, count(*)::int AS n FROM messages WHERE org_id = $1 GROUP BY status`, [orgId]);
     expect(rows).toEqual([{ status: 'claimed', n: 2000 }]);
-    const mismatched = await app.ctx.db.query(
-      `SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND device_id <> ALL($2::text[])`, [orgId, devices]);
+    const mismatched = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND device_id <> ALL($2::text[])`, [orgId, devices]);
     expect(mismatched.rows[0].n).toBe(0);
   });
 

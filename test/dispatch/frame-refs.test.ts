@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { eventually, pairTestPhone, sendMessages } from '../support/phones.js';
-import { rawSocketSuite } from '../support/raw-socket.js';
+import { rawSocketSuite, type Frame } from '../support/raw-socket.js';
 import { breakPostgres } from '../support/pg-outage.js';
 
 /**
@@ -72,7 +72,7 @@ it('runs a resent frame again when its answer could change: internal_error and i
 
   const report = { type: 'status', ref: 's1', messageId: id, status: 'sending' };
   const outage = breakPostgres(suite.app.ctx);
-  let refused;
+  let refused: Frame | undefined;
   try {
     refused = await socket.request(report);
   } finally {

@@ -45,9 +45,7 @@ describe('status reports', () => {
     const m = await message(key, id!);
     expect(m).toMatchObject({ status: 'delivered', deviceId: devices[0] });
     expect(m.claimedAt && m.sentAt && m.deliveredAt).toBeTruthy();
-    expect(m.events.map((e: { toStatus: string; source: string }) => `${e.toStatus}:${e.source}`)).toEqual([
-      'queued:api', 'claimed:device', 'sending:device', 'sent:device', 'delivered:device',
-    ]);
+    expect(m.events.map((e: { toStatus: string; source: string }) => `${e.toStatus}:${e.source}`)).toEqual(['queued:api', 'claimed:device', 'sending:device', 'sent:device', 'delivered:device']);
   });
 
   it('acknowledges a repeated report without changing anything, and refuses a skipped step', async () => {
@@ -91,7 +89,10 @@ describe('status reports', () => {
     const { orgId, key, devices, send } = await setup();
     const [id] = await send();
     await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
-    const outcomes = await writeReports(app.ctx, (['sending', 'sent', 'delivered'] as const).map((status) => ({ deviceId: devices[0]!, report: { messageId: id!, status } })));
+    const outcomes = await writeReports(
+      app.ctx,
+      (['sending', 'sent', 'delivered'] as const).map((status) => ({ deviceId: devices[0]!, report: { messageId: id!, status } })),
+    );
     expect(outcomes.map((o) => ('status' in o ? o.status : 'error'))).toEqual(['sending', 'sent', 'delivered']);
     expect((await message(key, id!)).status).toBe('delivered');
   });
@@ -145,10 +146,7 @@ describe('sweeps', () => {
   it('puts back unconfirmed claims of organizations beyond the first round trip of the sweep', async () => {
     // Organizations whose ids sort before every real one, so the two below come after 500 others.
     const tag = randomBytes(4).toString('hex').toUpperCase();
-    await app.ctx.db.query(
-      `INSERT INTO organizations (id, name) SELECT 'org_0000' || $1 || lpad(g::text, 4, '0'), 'sweep-' || $1 || '-' || g FROM generate_series(1, 520) g`,
-      [tag],
-    );
+    await app.ctx.db.query(`INSERT INTO organizations (id, name) SELECT 'org_0000' || $1 || lpad(g::text, 4, '0'), 'sweep-' || $1 || '-' || g FROM generate_series(1, 520) g`, [tag]);
     try {
       const stuck: { orgId: string; deviceId: string; id: string }[] = [];
       for (let i = 0; i < 2; i++) {
@@ -196,17 +194,17 @@ describe('Redis losing its data', () => {
 describe('webhook events of phone reports', () => {
   it('records the subscribed message.<status> events with the whole message, and only those', async () => {
     const { orgId, devices, send } = await setup();
-    await app.ctx.db.query(
-      `INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/hook', $3, 'whsec_test')`,
-      [`whe_t${Date.now()}`, orgId, ['message.sent', 'message.delivered']],
-    );
+    await app.ctx.db.query(`INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/hook', $3, 'whsec_test')`, [
+      `whe_t${Date.now()}`,
+      orgId,
+      ['message.sent', 'message.delivered'],
+    ]);
     const [id] = await send();
     await app.ctx.dispatch.claim({ orgId, deviceId: devices[0]! }, 1);
     for (const status of ['sending', 'sent', 'delivered'] as const) {
       await writeReports(app.ctx, [{ deviceId: devices[0]!, report: { messageId: id!, status } }]);
     }
-    const { rows } = await app.ctx.db.query(
-      `SELECT type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = $2 ORDER BY id`, [orgId, id]);
+    const { rows } = await app.ctx.db.query(`SELECT type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = $2 ORDER BY id`, [orgId, id]);
     expect(rows.map((r) => r.type)).toEqual(['message.sent', 'message.delivered']);
     expect(rows[0].payload.data).toMatchObject({ id, status: 'sent', deviceId: devices[0], to: '+261342000000', body: 'hello' });
     expect(rows[0].payload.data.sentAt).toBeTruthy();

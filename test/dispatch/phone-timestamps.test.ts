@@ -29,25 +29,28 @@ const frames = {
 };
 
 describe('timestamps in phone frames', () => {
-  it.each([
-    '2026-01-01T08:00Z', '2026-01-01T08:00:00Z', '2026-01-01T08:00:00.123456789Z', '2026-01-01T11:00+03:00',
-    '2026-01-01T11:00:00+0300', '2026-01-01t08:00z', '2025-12-31T23:59:60Z',
-  ])('accepts %s in a heartbeat and a received SMS alike', async (t) => {
-    const { socket } = await unlockedPhone();
-    expect(await socket.request(frames.heartbeat(t))).toMatchObject({ type: 'ack' });
-    expect(await socket.request(frames.incoming(t))).toMatchObject({ type: 'ack', incomingId: expect.stringMatching(/^inc_/) });
-  });
+  it.each(['2026-01-01T08:00Z', '2026-01-01T08:00:00Z', '2026-01-01T08:00:00.123456789Z', '2026-01-01T11:00+03:00', '2026-01-01T11:00:00+0300', '2026-01-01t08:00z', '2025-12-31T23:59:60Z'])(
+    'accepts %s in a heartbeat and a received SMS alike',
+    async (t) => {
+      const { socket } = await unlockedPhone();
+      expect(await socket.request(frames.heartbeat(t))).toMatchObject({ type: 'ack' });
+      expect(await socket.request(frames.incoming(t))).toMatchObject({ type: 'ack', incomingId: expect.stringMatching(/^inc_/) });
+    },
+  );
 
-  it.each([
-    '2026-01-01T08:00', '2026-01-01 08:00Z', '2026-02-30T08:00Z', '2026-01-01T24:00Z', '2026-01-01T08:60Z',
-    '2026-01-01T08:00+24:00', '2026-13-01T08:00Z', '20260101T0800Z', 'yesterday', '',
-  ])('refuses %s in a heartbeat, a status report and a received SMS alike, naming the field', async (t) => {
-    const { socket } = await unlockedPhone();
-    expect(await socket.request(frames.heartbeat(t))).toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringContaining('sentAt') });
-    expect(await socket.request({ type: 'status', ref: 'st', messageId: 'msg_x', status: 'sending', at: t }))
-      .toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringContaining('at: must be an RFC 3339') });
-    expect(await socket.request(frames.incoming(t))).toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringContaining('receivedAt') });
-  });
+  it.each(['2026-01-01T08:00', '2026-01-01 08:00Z', '2026-02-30T08:00Z', '2026-01-01T24:00Z', '2026-01-01T08:60Z', '2026-01-01T08:00+24:00', '2026-13-01T08:00Z', '20260101T0800Z', 'yesterday', ''])(
+    'refuses %s in a heartbeat, a status report and a received SMS alike, naming the field',
+    async (t) => {
+      const { socket } = await unlockedPhone();
+      expect(await socket.request(frames.heartbeat(t))).toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringContaining('sentAt') });
+      expect(await socket.request({ type: 'status', ref: 'st', messageId: 'msg_x', status: 'sending', at: t })).toMatchObject({
+        type: 'error',
+        code: 'invalid_request',
+        message: expect.stringContaining('at: must be an RFC 3339'),
+      });
+      expect(await socket.request(frames.incoming(t))).toMatchObject({ type: 'error', code: 'invalid_request', message: expect.stringContaining('receivedAt') });
+    },
+  );
 
   it('records a status report at the instant its `at` names, offset and missing seconds included', async () => {
     const { socket, key } = await unlockedPhone();

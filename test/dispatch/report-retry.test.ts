@@ -64,8 +64,15 @@ it('ends every message of a simulated fleet right across an outage mid-run', asy
   for (let i = 0; i < 3; i++) {
     const { token } = await pairTestPhone(app, org.id, { pacingPerMinute: 100_000 });
     const sim = new SimulatedPhone({
-      baseUrl: app.url, token, latencyMs: 150, deliveryDelayMs: 100, failureRate: 0.1, deliveryRate: 1,
-      heartbeatIntervalMs: 0, reconnect: { minMs: 20, maxMs: 200 }, random: seeded(i + 1),
+      baseUrl: app.url,
+      token,
+      latencyMs: 150,
+      deliveryDelayMs: 100,
+      failureRate: 0.1,
+      deliveryRate: 1,
+      heartbeatIntervalMs: 0,
+      reconnect: { minMs: 20, maxMs: 200 },
+      random: seeded(i + 1),
       // Thirty jobs each: the work is shared by the three phones and handed out before the
       // outage (claims cut by an outage are the sweeps' business, not this test's).
       maxJobs: 30,
@@ -86,17 +93,10 @@ it('ends every message of a simulated fleet right across an outage mid-run', asy
   } finally {
     outage.end();
   }
-  await eventually(
-    () => phones.reduce((n, p) => n + p.counters.delivered + p.counters.failed, 0) === 90,
-    60_000,
-    'every message delivered or failed, as the phones saw it',
-  );
+  await eventually(() => phones.reduce((n, p) => n + p.counters.delivered + p.counters.failed, 0) === 90, 60_000, 'every message delivered or failed, as the phones saw it');
   const failed = phones.reduce((n, p) => n + p.counters.failed, 0);
   expect(phones.map((p) => p.counters.errors)).toEqual([0, 0, 0]);
-  expect(await statuses(ids)).toEqual([
-    ...(90 - failed > 0 ? [{ status: 'delivered', n: 90 - failed }] : []),
-    ...(failed > 0 ? [{ status: 'failed', n: failed }] : []),
-  ]);
+  expect(await statuses(ids)).toEqual([...(90 - failed > 0 ? [{ status: 'delivered', n: 90 - failed }] : []), ...(failed > 0 ? [{ status: 'failed', n: failed }] : [])]);
 }, 90_000);
 
 /** A small deterministic generator (mulberry32): the same sends and failures on every run. */

@@ -19,7 +19,10 @@ function upgrade(authorization?: string): Promise<Upgrade> {
   return new Promise((resolve, reject) => {
     const req = request(`${app.url}/device/v1/socket`, {
       headers: {
-        connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
         ...(authorization ? { authorization } : {}),
       },
     });

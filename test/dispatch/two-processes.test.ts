@@ -31,10 +31,12 @@ function collect(phone: TestPhone, into: Map<string, string>) {
     for (const job of jobs) {
       expect(into.has(job.messageId), `${job.messageId} reached two phones`).toBe(false);
       into.set(job.messageId, phone.deviceId);
-      reporting.push((async () => {
-        await client.reportStatus({ messageId: job.messageId, status: 'sending' });
-        await client.reportStatus({ messageId: job.messageId, status: 'sent' });
-      })());
+      reporting.push(
+        (async () => {
+          await client.reportStatus({ messageId: job.messageId, status: 'sending' });
+          await client.reportStatus({ messageId: job.messageId, status: 'sent' });
+        })(),
+      );
     }
   };
 }
@@ -66,10 +68,14 @@ it('delivers each message once across phones on two API processes, pinned ones t
   await eventually(() => ids.every((id) => seen.has(id)), 15_000, 'every message handed out');
   const perProcess = new Set(ids.map((id) => phones.findIndex((p) => p.deviceId === seen.get(id)) % 2));
   expect(perProcess.size).toBe(2); // phones of both processes got work
-  await eventually(async () => {
-    const { rows } = await a.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = 'sent'`, [org.id]);
-    return rows[0].n === 301;
-  }, 15_000, 'all sent');
+  await eventually(
+    async () => {
+      const { rows } = await a.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1 AND status = 'sent'`, [org.id]);
+      return rows[0].n === 301;
+    },
+    15_000,
+    'all sent',
+  );
   await Promise.all(reporting); // every report acknowledged before the phones hang up
   for (const p of phones) await p.client.close();
 }, 60_000);

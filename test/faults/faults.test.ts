@@ -54,8 +54,16 @@ async function committedKeys(s: Scenario, keys: string[]): Promise<number> {
 /** Restarts what a fault killed (the API on its port), so the rest of the scenario and those after it can run. */
 async function ensureProcesses(): Promise<void> {
   await Promise.all([
-    api.exit ? topo.spawn('api', api.port).then((p) => { api = p; }) : undefined,
-    worker.exit ? topo.spawn('worker').then((p) => { worker = p; }) : undefined,
+    api.exit
+      ? topo.spawn('api', api.port).then((p) => {
+          api = p;
+        })
+      : undefined,
+    worker.exit
+      ? topo.spawn('worker').then((p) => {
+          worker = p;
+        })
+      : undefined,
   ]);
 }
 
@@ -69,7 +77,13 @@ async function flowing(name: string): Promise<{ s: Scenario; stopSending(): Prom
   let stop = false;
   const sending = s.sender.run(1_000_000, 10, 3, () => stop);
   await within(60_000, () => s.sender.accepted().size >= 150, 5);
-  return { s, stopSending: async () => { stop = true; await sending; } };
+  return {
+    s,
+    stopSending: async () => {
+      stop = true;
+      await sending;
+    },
+  };
 }
 
 it('kill -9 of the API mid-batch: retries answered with the committed batch, nothing lost or doubled', async () => {
@@ -84,7 +98,10 @@ it('kill -9 of the API mid-batch: retries answered with the committed batch, not
   api = await topo.spawn('api', api.port);
   s.figures.apiDownSeconds = secondsSince(killedAt); // kill to listening again: the restart's cost
   const backAt = Date.now();
-  s.figures.lostButCommitted = await committedKeys(s, lost.map((r) => r.key));
+  s.figures.lostButCommitted = await committedKeys(
+    s,
+    lost.map((r) => r.key),
+  );
   const reconnected = await phonesConnected(s, 10_000);
   s.figures.phonesReconnectedSeconds = secondsSince(backAt);
   const verdicts = await checkScenario(topo, s);
@@ -132,8 +149,11 @@ async function outage(name: string, server: { stop(): Promise<void>; start(): Pr
   const during = s.sender.answersSince(stoppedAt).filter((a) => a.at < startedAt && a.kind !== 'accepted');
   const badAnswers = during.filter((a) => !(a.kind === 'refused' && (a.status === 500 || a.status === 503) && a.errorShape));
   s.figures.answersDuringOutage = during.length;
-  verdicts.push({ name: 'requests during the outage answered 500/503 in the error shape', ok: badAnswers.length === 0,
-    detail: `${badAnswers.length} of ${during.length}: ${JSON.stringify(badAnswers.slice(0, 3))}` });
+  verdicts.push({
+    name: 'requests during the outage answered 500/503 in the error shape',
+    ok: badAnswers.length === 0,
+    detail: `${badAnswers.length} of ${during.length}: ${JSON.stringify(badAnswers.slice(0, 3))}`,
+  });
   verdicts.push({ name: 'the API serves again within seconds of the server coming back, without a restart', ok: servingAgain === true, detail: String(s.figures.servingAgainSeconds) });
   await ensureProcesses();
   await phonesConnected(s, 20_000);
@@ -168,21 +188,27 @@ it('Redis FLUSHALL during flow: queues, counters and keys rebuilt from Postgres,
 it('an API killed for good under its phones: they read offline within the presence lease, on any API process', async () => {
   const s = await openScenario(topo, 'presence', { apiUrl: () => doomed.url, phones: 2 });
   const presence = async (): Promise<Array<{ status: string; connected: boolean }>> =>
-    Promise.all(s.fleet.phones.map(async (p) => {
-      const res = await fetch(`${api.url}/v1/devices/${p.deviceId}`, { headers: { authorization: `Bearer ${s.key}` } });
-      const d = (await res.json()) as { status: string; socket: { connected: boolean } };
-      return { status: d.status, connected: d.socket.connected };
-    }));
+    Promise.all(
+      s.fleet.phones.map(async (p) => {
+        const res = await fetch(`${api.url}/v1/devices/${p.deviceId}`, { headers: { authorization: `Bearer ${s.key}` } });
+        const d = (await res.json()) as { status: string; socket: { connected: boolean } };
+        return { status: d.status, connected: d.socket.connected };
+      }),
+    );
   const online = await within(10_000, async () => (await presence()).every((p) => p.connected && p.status === 'online'));
   expect(online, 'the phones read online through the other API process').toBe(true);
   const killedAt = Date.now();
   await topo.kill9(doomed);
   let last: Array<{ status: string; connected: boolean }> = [];
-  const cleared = await within(PRESENCE_DEADLINE_MS, async () => {
-    last = await presence();
-    return last.every((p) => !p.connected && p.status !== 'online');
-  }, 250);
+  const cleared = await within(
+    PRESENCE_DEADLINE_MS,
+    async () => {
+      last = await presence();
+      return last.every((p) => !p.connected && p.status !== 'online');
+    },
+    250,
+  );
   s.figures.presenceClearedSeconds = cleared ? secondsSince(killedAt) : `not within ${PRESENCE_DEADLINE_MS / 1000} s`;
-  report(s, [{ name: 'a dead API\'s phones read offline within the presence lease', ok: cleared === true, detail: JSON.stringify(last) }]);
+  report(s, [{ name: "a dead API's phones read offline within the presence lease", ok: cleared === true, detail: JSON.stringify(last) }]);
   await s.fleet.close();
 }, 90_000);

@@ -30,7 +30,10 @@ export class Fleet {
   readonly refusedReports = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly ctx: AppContext, private readonly orgId: string) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly orgId: string,
+  ) {}
 
   /** Pairs `count` phones through POST /device/v1/pair and connects them to `baseUrl`. */
   async add(count: number, baseUrl: string): Promise<FleetPhone[]> {
@@ -43,9 +46,13 @@ export class Fleet {
       await syncDeviceState(this.ctx, deviceId);
       let phone: FleetPhone | undefined;
       const client = new DeviceClient({
-        baseUrl, token, reconnect: { minMs: 50, maxMs: 500 },
+        baseUrl,
+        token,
+        reconnect: { minMs: 50, maxMs: 500 },
         onJobs: (jobs) => this.onJobs(phone!, jobs),
-        onConnectionChange: (connected) => { if (connected) this.track(this.onConnect(phone!)); },
+        onConnectionChange: (connected) => {
+          if (connected) this.track(this.onConnect(phone!));
+        },
       });
       phone = { deviceId, client };
       this.phones.push(phone);

@@ -27,7 +27,11 @@ function isErrorShape(body: unknown): body is { error: { code: string } } {
 export class Sender {
   readonly requests: SendRequest[] = [];
 
-  constructor(private readonly apiUrl: () => string, private readonly apiKey: string, private readonly tag: string) {}
+  constructor(
+    private readonly apiUrl: () => string,
+    private readonly apiKey: string,
+    private readonly tag: string,
+  ) {}
 
   /** Ids of every message the API answered 202 for, with their batch. */
   accepted(): Map<string, string> {
@@ -97,7 +101,11 @@ export class Sender {
       });
       const text = await res.text();
       let body: unknown;
-      try { body = JSON.parse(text); } catch { body = text; }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
       if (res.status === 202) {
         const b = body as { batchId: string; messages: { id: string }[] };
         answer = { kind: 'accepted', at: Date.now(), batchId: b.batchId, ids: b.messages.map((m) => m.id) };

@@ -19,7 +19,6 @@ import { startRedis, type RedisServer } from '../../src/launcher/redis-server.js
 import { serviceUserIfRoot, type RunAs } from '../../src/launcher/service-user.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
 
-
 /** Every process of the deployment gets these (on top of the URLs and its port). */
 const SUITE_SETTINGS: Record<string, string> = {
   LOG_LEVEL: 'warn',
@@ -101,21 +100,37 @@ export async function startTopology(): Promise<Topology> {
     const listen = port ?? (await pickFreePort());
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', role], {
       env: {
-        ...process.env, ...SUITE_SETTINGS, DATABASE_URL: pg.url, REDIS_URL: redis.url,
-        PORT: String(listen), HOST: '127.0.0.1', NODE_EXTRA_CA_CERTS: caFile,
+        ...process.env,
+        ...SUITE_SETTINGS,
+        DATABASE_URL: pg.url,
+        REDIS_URL: redis.url,
+        PORT: String(listen),
+        HOST: '127.0.0.1',
+        NODE_EXTRA_CA_CERTS: caFile,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service: ServiceChild = { role, url: `http://127.0.0.1:${listen}`, port: listen, child, exit: undefined, stderr: [] };
     children.add(service);
-    child.stderr!.on('data', (chunk: Buffer) => { service.stderr.push(chunk.toString()); if (service.stderr.length > 200) service.stderr.shift(); });
-    const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-      service.exit = signal ? `killed by ${signal}` : `exit code ${code}`;
-      children.delete(service);
-      resolve();
-    }));
-    const ready = new Promise<void>((resolve) => createInterface({ input: child.stdout! }).on('line', (line) => { if (READY_LINE[role].test(line)) resolve(); }));
-    const failed = exited.then(() => { throw new Error(`hafatra ${role} ${service.exit} before it was ready: ${service.stderr.join('').slice(-2000)}`); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      service.stderr.push(chunk.toString());
+      if (service.stderr.length > 200) service.stderr.shift();
+    });
+    const exited = new Promise<void>((resolve) =>
+      child.once('exit', (code, signal) => {
+        service.exit = signal ? `killed by ${signal}` : `exit code ${code}`;
+        children.delete(service);
+        resolve();
+      }),
+    );
+    const ready = new Promise<void>((resolve) =>
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (READY_LINE[role].test(line)) resolve();
+      }),
+    );
+    const failed = exited.then(() => {
+      throw new Error(`hafatra ${role} ${service.exit} before it was ready: ${service.stderr.join('').slice(-2000)}`);
+    });
     await Promise.race([ready, failed]);
     return service;
   }
@@ -129,11 +144,15 @@ export async function startTopology(): Promise<Topology> {
     postgres: {
       // Postgres's fast shutdown (SIGINT): sessions are ended with FATAL 57P01, as `pg_ctl stop -m fast`.
       stop: () => pg.stop(),
-      async start() { pg = await startPg(); },
+      async start() {
+        pg = await startPg();
+      },
     },
     redis: {
       stop: () => redis.stop(),
-      async start() { redis = await startRedisServer(); },
+      async start() {
+        redis = await startRedisServer();
+      },
     },
     spawn: spawnService,
     async kill9(service) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, pairTestPhone, sendMessages } from '../support/phones.js';
-import { rawSocketSuite, RawPhoneSocket, type Frame } from '../support/raw-socket.js';
+import { rawSocketSuite, type RawPhoneSocket, type Frame } from '../support/raw-socket.js';
 import type { DeviceClient } from '../../src/phone/device-client.js';
 import type { Job } from '../../src/phone/protocol.js';
 
@@ -97,21 +97,50 @@ const now = () => new Date().toISOString();
 /** Valid frames of every kind, the starting point of the mutations. */
 const baseFrames = (): Record<string, () => Frame> => ({
   heartbeat: () => ({
-    type: 'heartbeat', battery: { percent: 50, charging: true }, networkType: 'lte', uptimeSeconds: 10, freeStorageBytes: 1000,
-    appVersion: '1.0', defaultSmsApp: true, sentAt: now(),
+    type: 'heartbeat',
+    battery: { percent: 50, charging: true },
+    networkType: 'lte',
+    uptimeSeconds: 10,
+    freeStorageBytes: 1000,
+    appVersion: '1.0',
+    defaultSmsApp: true,
+    sentAt: now(),
     sims: [{ subscriptionId: 1, slotIndex: 0, carrierName: 'Telma', displayName: 'YAS', phoneNumber: null, countryIso: 'mg' }],
   }),
   claim: () => ({ type: 'claim', max: 1 }),
   status: () => ({ type: 'status', messageId: fuzz.heldId, status: 'sent', failureCode: 'no_service', at: now() }),
   incoming: () => ({
-    type: 'incoming', clientId: `c${++counter}`, from: '+261340000001', body: 'Salama', receivedAt: now(), simSubscriptionId: 1,
+    type: 'incoming',
+    clientId: `c${++counter}`,
+    from: '+261340000001',
+    body: 'Salama',
+    receivedAt: now(),
+    simSubscriptionId: 1,
     part: { ref: 1, index: 1, count: 2 },
   }),
 });
 
 /** Field paths a mutation may hit, by frame kind. */
 const PATHS: Record<string, string[][]> = {
-  heartbeat: [['type'], ['ref'], ['battery'], ['battery', 'percent'], ['battery', 'charging'], ['networkType'], ['uptimeSeconds'], ['freeStorageBytes'], ['appVersion'], ['defaultSmsApp'], ['sentAt'], ['sims'], ['sims', '0'], ['sims', '0', 'subscriptionId'], ['sims', '0', 'carrierName'], ['sims', '0', 'countryIso'], ['sims', '0', 'slotIndex']],
+  heartbeat: [
+    ['type'],
+    ['ref'],
+    ['battery'],
+    ['battery', 'percent'],
+    ['battery', 'charging'],
+    ['networkType'],
+    ['uptimeSeconds'],
+    ['freeStorageBytes'],
+    ['appVersion'],
+    ['defaultSmsApp'],
+    ['sentAt'],
+    ['sims'],
+    ['sims', '0'],
+    ['sims', '0', 'subscriptionId'],
+    ['sims', '0', 'carrierName'],
+    ['sims', '0', 'countryIso'],
+    ['sims', '0', 'slotIndex'],
+  ],
   claim: [['type'], ['ref'], ['max']],
   status: [['type'], ['ref'], ['messageId'], ['status'], ['failureCode'], ['at']],
   incoming: [['type'], ['ref'], ['clientId'], ['from'], ['body'], ['receivedAt'], ['simSubscriptionId'], ['part'], ['part', 'ref'], ['part', 'index'], ['part', 'count']],
@@ -134,9 +163,7 @@ const nastyValue = (opts: { nulAndBigInts: boolean }): fc.Arbitrary<unknown> => 
     fc.constant('é'.repeat(100_000)), // well within the 256 KiB frame, far past every field's limit
     fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }).map((a) => (opts.nulAndBigInts ? a : JSON.parse(noNul(JSON.stringify(a))))),
     fc.dictionary(fc.string({ maxLength: 8 }), fc.integer(), { maxKeys: 3 }),
-    ...(opts.nulAndBigInts
-      ? [fc.constantFrom(2 ** 31, 2 ** 53 - 1, 1e300, -(2 ** 31) - 1), fc.constant('a\u0000b')]
-      : []),
+    ...(opts.nulAndBigInts ? [fc.constantFrom(2 ** 31, 2 ** 53 - 1, 1e300, -(2 ** 31) - 1), fc.constant('a\u0000b')] : []),
   );
 };
 
@@ -158,8 +185,7 @@ function mutate(frame: Frame, path: string[], op: 'delete' | 'set' | 'extra', va
 /** A frame of one kind with one to three mutations; or whole-frame garbage. */
 const phoneFrame = (opts: { nulAndBigInts: boolean }): fc.Arbitrary<string | Buffer> => {
   const kinds = Object.keys(PATHS);
-  const mutation = (kind: string) =>
-    fc.tuple(fc.constantFrom(...PATHS[kind]!), fc.constantFrom('delete' as const, 'set' as const, 'set' as const, 'extra' as const), nastyValue(opts));
+  const mutation = (kind: string) => fc.tuple(fc.constantFrom(...PATHS[kind]!), fc.constantFrom('delete' as const, 'set' as const, 'set' as const, 'extra' as const), nastyValue(opts));
   const mutated = fc.constantFrom(...kinds).chain((kind) =>
     fc.tuple(fc.constant(kind), freshRef, fc.array(mutation(kind), { minLength: 1, maxLength: 3 })).map(([k, ref, mutations]) => {
       let frame: Frame = { ...baseFrames()[k]!(), ref };
@@ -185,7 +211,14 @@ async function fuzzFrames(opts: { nulAndBigInts: boolean; numRuns: number; seed:
   let running = true;
   const beating = (async () => {
     while (running) {
-      await good.client.heartbeat({ defaultSmsApp: true }).then(() => { goodBeats += 1; }, () => { goodFailures += 1; });
+      await good.client.heartbeat({ defaultSmsApp: true }).then(
+        () => {
+          goodBeats += 1;
+        },
+        () => {
+          goodFailures += 1;
+        },
+      );
       await new Promise((r) => setTimeout(r, 50));
     }
   })();

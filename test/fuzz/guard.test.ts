@@ -15,18 +15,27 @@ describe('guarded uWS handlers', () => {
 
   beforeAll(async () => {
     const app = uWS.App();
-    app.get('/throws', guarded(log, 'get /throws', () => {
-      throw new URIError('URI malformed');
-    }));
-    app.get('/throws-after-await', guarded(log, 'get /throws-after-await', (res, _req, { state, requestId }) => {
-      void Promise.resolve().then(() => replySafely(res, state, requestId, { status: 200, body: { n: 1n } }, log));
-    }));
+    app.get(
+      '/throws',
+      guarded(log, 'get /throws', () => {
+        throw new URIError('URI malformed');
+      }),
+    );
+    app.get(
+      '/throws-after-await',
+      guarded(log, 'get /throws-after-await', (res, _req, { state, requestId }) => {
+        void Promise.resolve().then(() => replySafely(res, state, requestId, { status: 200, body: { n: 1n } }, log));
+      }),
+    );
     app.ws('/socket', {
       upgrade: guarded(log, 'upgrade /socket', () => {
         throw new TypeError('upgrade failed');
       }),
     });
-    app.get('/ok', guarded(log, 'get /ok', (res) => void res.end('ok')));
+    app.get(
+      '/ok',
+      guarded(log, 'get /ok', (res) => void res.end('ok')),
+    );
     const socket = await new Promise<uWS.us_listen_socket>((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s)));
     url = `http://127.0.0.1:${uWS.us_socket_local_port(socket)}`;
     close = () => uWS.us_listen_socket_close(socket);

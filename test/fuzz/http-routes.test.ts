@@ -4,9 +4,7 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { pairPhone } from '../devices/support.js';
 import { apiRoutes } from '../../src/app/routes.js';
 import type { AnyRoute } from '../../src/http/router.js';
-import {
-  SEED, bodyBytes, expectAlive, expectWellFormed, headerSet, known500Body, pathId, queryString, rowCounts, send, type Credentials,
-} from './support.js';
+import { SEED, bodyBytes, expectAlive, expectWellFormed, headerSet, known500Body, pathId, queryString, rowCounts, send, type Credentials } from './support.js';
 
 /**
  * Every route of the API (the phones' HTTP routes included) gets generated path ids, query

@@ -64,14 +64,17 @@ describe('the API on raw bytes', () => {
   let orgId: string;
   beforeAll(async () => {
     app = await startTestApp();
-    ({ org: { id: orgId }, key } = await app.createOrg());
+    ({
+      org: { id: orgId },
+      key,
+    } = await app.createOrg());
     await insertTestDevice(app.ctx, orgId);
   });
   afterAll(() => app.close());
 
   const alive = async () => expect((await rawRequest(app.url, rawHttp('GET /openapi.json HTTP/1.1', ['Host: x']))).status).toBe(200);
 
-  describe('a path id with a bad percent escape (URIError in decodeURIComponent used to end the process)', () => {
+  describe('a path id with a bad percent escaped (URIError in decodeURIComponent used to end the process)', () => {
     const escapes = ['%ff', '%C0%AE', '%', '%E0%A4%A', 'a%', '%%', '%uD800', '%ED%A0%80'];
     const withIds = () => apiRoutes(app.ctx).filter((r) => r.path.includes(':'));
     const request = (method: string, path: string, auth: string[]) =>
@@ -79,8 +82,8 @@ describe('the API on raw bytes', () => {
 
     it('answers 404 not_found to a client with a key, on every route with a path id', async () => {
       for (const route of withIds()) {
-        for (const escape of escapes) {
-          const path = route.path.replace(/:\w+/g, escape);
+        for (const escaped of escapes) {
+          const path = route.path.replace(/:\w+/g, escaped);
           const auth = route.path.startsWith('/device/') ? [] : [`Authorization: Bearer ${key}`];
           // The dashboard's own routes take a member's session, never a key: 401 first.
           const found = auth.length > 0 && !('role' in route.auth);
@@ -92,7 +95,7 @@ describe('the API on raw bytes', () => {
     });
 
     it('answers 401 to a client without a key (authentication comes first), and keeps serving', async () => {
-      for (const escape of escapes) expectRawError(await rawRequest(app.url, request('get', `/v1/messages/${escape}`, [])), 401, 'unauthorized');
+      for (const escaped of escapes) expectRawError(await rawRequest(app.url, request('get', `/v1/messages/${escaped}`, [])), 401, 'unauthorized');
       await alive();
     });
   });
@@ -101,7 +104,11 @@ describe('the API on raw bytes', () => {
     const send = (...headers: string[]) =>
       rawRequest(
         app.url,
-        rawHttp('POST /v1/messages HTTP/1.1', ['Host: x', `Authorization: Bearer ${key}`, 'Content-Type: application/json', 'Content-Length: 42', ...headers], '{"to":"+261341234567","body":"Salama 123"}'),
+        rawHttp(
+          'POST /v1/messages HTTP/1.1',
+          ['Host: x', `Authorization: Bearer ${key}`, 'Content-Type: application/json', 'Content-Length: 42', ...headers],
+          '{"to":"+261341234567","body":"Salama 123"}',
+        ),
       );
     const written = async () => [await countRows(app, 'messages', orgId), await countRows(app, 'batches', orgId)];
 

@@ -19,14 +19,16 @@ let key: string;
 
 beforeAll(async () => {
   app = await startTestApp({ bodyLimitBytes: BODY_LIMIT });
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   await insertTestDevice(app.ctx, orgId);
 });
 afterAll(() => app.close());
 
 const SEND_BODY = '{"to":"+261341234567","body":"Salama"}';
-const validSend = () =>
-  rawHttp('POST /v1/messages HTTP/1.1', ['Host: x', `Authorization: Bearer ${key}`, 'Content-Type: application/json', `Content-Length: ${SEND_BODY.length}`], SEND_BODY);
+const validSend = () => rawHttp('POST /v1/messages HTTP/1.1', ['Host: x', `Authorization: Bearer ${key}`, 'Content-Type: application/json', `Content-Length: ${SEND_BODY.length}`], SEND_BODY);
 
 /**
  * Answered in the error shape (or 2xx), or closed unanswered; then the API still answers and,
@@ -45,7 +47,13 @@ describe('raw-socket garbage', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('/v1/messages/', '/v1/devices/', '/v1/webhooks/', '/v1/messages?before=', '/device/v1/claim?', '/'),
-        fc.array(fc.oneof(urlByte.map((b) => String.fromCharCode(b)), fc.constantFrom('%', '%ff', '%C0%AE', '%E0%A4%A', '%%', '%u0041')), { maxLength: 30 }),
+        fc.array(
+          fc.oneof(
+            urlByte.map((b) => String.fromCharCode(b)),
+            fc.constantFrom('%', '%ff', '%C0%AE', '%E0%A4%A', '%%', '%u0041'),
+          ),
+          { maxLength: 30 },
+        ),
         fc.boolean(),
         async (prefix, parts, withKey) => {
           const before = await rowCounts(app, orgId);
@@ -94,13 +102,11 @@ describe('raw-socket garbage', () => {
 
   it('survives random bytes, and a valid request with random bytes changed', async () => {
     const valid = validSend();
-    const mutated = fc
-      .array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 })
-      .map((edits) => {
-        const copy = Buffer.from(valid);
-        for (const [at, byte] of edits) copy[at] = byte;
-        return copy;
-      });
+    const mutated = fc.array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }).map((edits) => {
+      const copy = Buffer.from(valid);
+      for (const [at, byte] of edits) copy[at] = byte;
+      return copy;
+    });
     const random = fc.uint8Array({ minLength: 1, maxLength: 600 }).map((b) => Buffer.from(b));
     const junkAfterMethod = fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.concat([Buffer.from('POST '), Buffer.from(b)]));
     await fc.assert(

@@ -42,9 +42,9 @@ const queryValue: fc.Arbitrary<string> = fc.oneof(
 export function queryString(schema: Schema | undefined): fc.Arbitrary<string> {
   const names = Object.keys(schema?.properties ?? {});
   const name = fc.oneof(...(names.length ? [fc.constantFrom(...names)] : []), fc.constantFrom('x', '', '%ff', 'limit[]', 'a%'));
-  return fc.array(fc.tuple(name, queryValue, fc.boolean()), { maxLength: 4 }).map((pairs) =>
-    pairs.length === 0 ? '' : '?' + pairs.map(([k, v, bare]) => (bare && v === '' ? k : `${k}=${v}`)).join('&'),
-  );
+  return fc
+    .array(fc.tuple(name, queryValue, fc.boolean()), { maxLength: 4 })
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v, bare]) => (bare && v === '' ? k : `${k}=${v}`)).join('&')}`));
 }
 
 const ISO = '2026-01-01T08:00:00Z';
@@ -101,7 +101,11 @@ function setAt(value: unknown, path: (string | number)[], replacement: unknown):
 const REMOVE = Symbol('remove');
 /** Any code point but U+0000, lone surrogates included (fast-check's 'binary' unit takes seconds to start). */
 const codePoint = fc.integer({ min: 1, max: 0x10ffff }).map((n) => String.fromCodePoint(n));
-const deep = (n: number) => { let v: unknown = 1; for (let i = 0; i < n; i++) v = [v]; return v; };
+const deep = (n: number) => {
+  let v: unknown = 1;
+  for (let i = 0; i < n; i++) v = [v];
+  return v;
+};
 
 /** Values a client gets wrong: wrong types, out of range, huge, odd Unicode, missing. */
 function badValues(schema: Schema): fc.Arbitrary<unknown> {
@@ -144,8 +148,7 @@ export function holdsKnown500(value: unknown): boolean {
 }
 
 /** A counterexample shows a body as its text (the first 2,000 characters), not as a list of bytes. */
-const shown = (body: Buffer): Buffer =>
-  Object.assign(body, { [fc.toStringMethod]: () => `body ${JSON.stringify(body.toString('utf8').slice(0, 2000))} (${body.length} bytes)` });
+const shown = (body: Buffer): Buffer => Object.assign(body, { [fc.toStringMethod]: () => `body ${JSON.stringify(body.toString('utf8').slice(0, 2000))} (${body.length} bytes)` });
 
 /** A request body as bytes: JSON of some value, raw garbage, or nothing. */
 export function bodyBytes(schema: Schema | undefined): fc.Arbitrary<Buffer> {
@@ -173,11 +176,31 @@ export function headerSet(device: boolean, creds: Credentials): fc.Arbitrary<str
   const token = device ? creds.deviceToken : creds.apiKey;
   const authorization = fc.oneof(
     { arbitrary: fc.constant([`Authorization: Bearer ${token}`]), weight: 8 },
-    { arbitrary: fc.constantFrom<string[]>([], ['Authorization: Bearer'], ['Authorization: Basic eDp5'], [`Authorization: Bearer ${token}x`], [`Authorization: Bearer ${token.slice(0, 8)}\xc3\xa9${token.slice(8)}`], [`Authorization: Bearer ${token}`, 'Authorization: Bearer hfk_other']), weight: 2 },
+    {
+      arbitrary: fc.constantFrom<string[]>(
+        [],
+        ['Authorization: Bearer'],
+        ['Authorization: Basic eDp5'],
+        [`Authorization: Bearer ${token}x`],
+        [`Authorization: Bearer ${token.slice(0, 8)}\xc3\xa9${token.slice(8)}`],
+        [`Authorization: Bearer ${token}`, 'Authorization: Bearer hfk_other'],
+      ),
+      weight: 2,
+    },
   );
   const contentType = fc.oneof(
     { arbitrary: fc.constant(['Content-Type: application/json']), weight: 6 },
-    { arbitrary: fc.constantFrom<string[]>([], ['Content-Type: text/plain'], ['Content-Type: application/json; charset=latin1'], ['Content-Type: application/problem+json'], ['Content-Type: application/js\xc3\xa9on'], ['Content-Type: ;;;']), weight: 2 },
+    {
+      arbitrary: fc.constantFrom<string[]>(
+        [],
+        ['Content-Type: text/plain'],
+        ['Content-Type: application/json; charset=latin1'],
+        ['Content-Type: application/problem+json'],
+        ['Content-Type: application/js\xc3\xa9on'],
+        ['Content-Type: ;;;'],
+      ),
+      weight: 2,
+    },
   );
   const idempotency = fc.oneof(
     { arbitrary: fc.constant<string[]>([]), weight: 3 },

@@ -18,7 +18,10 @@ const open: RawConnection[] = [];
 beforeAll(async () => {
   const routes = [
     publicRoute({
-      method: 'get', path: '/big', auth: { public: true }, summary: 'a big body',
+      method: 'get',
+      path: '/big',
+      auth: { public: true },
+      summary: 'a big body',
       handler: async () => {
         served++;
         return { status: 200, body: BIG };
@@ -26,7 +29,17 @@ beforeAll(async () => {
     }),
   ];
   const deps = {
-    authenticators: { apiKey: async () => { throw new Error('unused'); }, device: async () => { throw new Error('unused'); }, member: async () => { throw new Error('unused'); } },
+    authenticators: {
+      apiKey: async () => {
+        throw new Error('unused');
+      },
+      device: async () => {
+        throw new Error('unused');
+      },
+      member: async () => {
+        throw new Error('unused');
+      },
+    },
     bodyLimitBytes: 1024,
     dashboard: false as const,
     log: createLogger('silent'),

@@ -76,5 +76,7 @@ it('clients that never read are cut off, memory stays bounded and other clients 
   // What the process held for them: one stalled answer each at most, not a growing buffer.
   expect(rssPeak - rssBefore).toBeLessThan(250 * 1024 * 1024);
   expect(heldReplies).toEqual({ responses: 0, bytes: 0 });
-  console.log(`non-readers cut: ${NON_READERS}; ordinary client: ${latencies.length} answers, max ${Math.max(...latencies).toFixed(0)} ms; rss +${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB; held peak ${(heldPeak / 1e6).toFixed(1)} MB`);
+  console.log(
+    `non-readers cut: ${NON_READERS}; ordinary client: ${latencies.length} answers, max ${Math.max(...latencies).toFixed(0)} ms; rss +${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB; held peak ${(heldPeak / 1e6).toFixed(1)} MB`,
+  );
 }, 180_000);

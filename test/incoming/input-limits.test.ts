@@ -14,7 +14,10 @@ let phone: TestPhone;
 
 beforeAll(async () => {
   app = await startPhoneTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   await subscribeWebhook(app, orgId, ['incoming.received']);
   phone = await pairTestPhone(app, orgId);
   await phone.client.connect(10_000);

@@ -109,9 +109,18 @@ describe('recording', () => {
     const events = await eventsOf(app, org.id, 'incoming.received');
     expect(events).toHaveLength(1);
     expect(events[0]!.payload).toMatchObject({ event: 'incoming.received', data: { id: result.incomingId, deviceId: phone.deviceId, body: 'hello', mobileMoney: null, bodyPurgedAt: null } });
-    expect(Object.keys(events[0]!.payload.data).sort()).toEqual(
-      ['body', 'bodyPurgedAt', 'createdAt', 'deviceId', 'from', 'id', 'mobileMoney', 'receivedAt', 'retentionExpiresAt', 'simSubscriptionId'],
-    );
+    expect(Object.keys(events[0]!.payload.data).sort()).toEqual([
+      'body',
+      'bodyPurgedAt',
+      'createdAt',
+      'deviceId',
+      'from',
+      'id',
+      'mobileMoney',
+      'receivedAt',
+      'retentionExpiresAt',
+      'simSubscriptionId',
+    ]);
   });
 
   it('writes no event when nobody subscribed', async () => {

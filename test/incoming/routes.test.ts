@@ -11,7 +11,10 @@ let orgId: string;
 
 beforeAll(async () => {
   app = await startDevicesApp();
-  ({ key, org: { id: orgId } } = await app.createOrg());
+  ({
+    key,
+    org: { id: orgId },
+  } = await app.createOrg());
 });
 afterAll(() => app.close());
 
@@ -56,8 +59,16 @@ describe('GET /v1/incoming', () => {
     const { org, key: k } = await app.createOrg();
     const a = await unlockedPhone(app, org.id);
     const b = await unlockedPhone(app, org.id);
-    await recordIncomingMany(app.ctx, a, Array.from({ length: 7 }, (_, i) => sms({ body: `a${i}` })));
-    await recordIncomingMany(app.ctx, b, Array.from({ length: 3 }, (_, i) => sms({ body: `b${i}` })));
+    await recordIncomingMany(
+      app.ctx,
+      a,
+      Array.from({ length: 7 }, (_, i) => sms({ body: `a${i}` })),
+    );
+    await recordIncomingMany(
+      app.ctx,
+      b,
+      Array.from({ length: 3 }, (_, i) => sms({ body: `b${i}` })),
+    );
 
     const all = await app.request('GET', '/v1/incoming', { key: k });
     expect(all.status).toBe(200);

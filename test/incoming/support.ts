@@ -20,10 +20,11 @@ export async function unlockedPhone(app: TestApp, orgId: string): Promise<Device
 
 /** Subscribes the organization to events, so the outbox keeps them (nobody subscribed: nothing is written). */
 export async function subscribeWebhook(app: TestApp, orgId: string, eventTypes: string[]): Promise<void> {
-  await app.ctx.db.query(
-    `INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.test/hook', $3, 'whsec_test')`,
-    [`whe_${Date.now()}${++seq}`, orgId, eventTypes],
-  );
+  await app.ctx.db.query(`INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.test/hook', $3, 'whsec_test')`, [
+    `whe_${Date.now()}${++seq}`,
+    orgId,
+    eventTypes,
+  ]);
 }
 
 export async function eventsOf(app: TestApp, orgId: string, type: string): Promise<Array<{ id: string; payload: any }>> {

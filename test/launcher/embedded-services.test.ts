@@ -162,7 +162,10 @@ describe('startEmbeddedServices', () => {
   it('says in one line how to install redis-server when it is missing, before starting anything', async () => {
     const dir = join(dataDir, 'no-redis');
     const attempt = startEmbeddedServices({ dataDir: dir, redisServerPath: '/nonexistent/redis-server' });
-    const error = await attempt.then(() => undefined, (err: Error) => err);
+    const error = await attempt.then(
+      () => undefined,
+      (err: Error) => err,
+    );
     expect(error?.message).toMatch(/^redis-server not found at \/nonexistent\/redis-server: install it with .+/);
     expect(error?.message).not.toContain('\n');
     await expect(readFile(join(dir, 'postgres', 'PG_VERSION'))).rejects.toThrow(/ENOENT/);

@@ -22,10 +22,20 @@ const TAKEOVER_MS = 5000;
 let batches = 0;
 
 const admit = (o: { useKey?: boolean; hash?: string; count: number; limit: number; now?: number; batchId?: string }) =>
-  admitSend(redis, { idempotency: idem, dailyCount: daily, reservations: ledger }, {
-    ...(o.useKey ? { idempotencyKey: 'k' } : {}), requestHash: o.hash ?? 'h1', count: o.count, dailyLimit: o.limit, pendingTtlSeconds: 120,
-    now: o.now ?? Date.now(), takeoverAfterMs: TAKEOVER_MS, batchId: o.batchId ?? `bat_${++batches}`,
-  });
+  admitSend(
+    redis,
+    { idempotency: idem, dailyCount: daily, reservations: ledger },
+    {
+      ...(o.useKey ? { idempotencyKey: 'k' } : {}),
+      requestHash: o.hash ?? 'h1',
+      count: o.count,
+      dailyLimit: o.limit,
+      pendingTtlSeconds: 120,
+      now: o.now ?? Date.now(),
+      takeoverAfterMs: TAKEOVER_MS,
+      batchId: o.batchId ?? `bat_${++batches}`,
+    },
+  );
 
 /** Releases a keyed request's reservation. */
 const release = (batchId: string, count: number, mode: 'refund' | 'drop' | 'keep' = 'refund') =>

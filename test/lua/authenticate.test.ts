@@ -87,10 +87,13 @@ describe('lua/authenticate', () => {
     await cached(10, 1);
     const other = key(`other${n}`);
     await redis.set(other, 'revoked');
-    const results = await authenticateMany(redis, [record, other, key(`unknown${n}`)].map((r) => ({
-      keys: { record: r, bucket },
-      args: { now: 1000, defaultRatePerSecond: 10, defaultBurst: 1, requests: 1 },
-    })));
+    const results = await authenticateMany(
+      redis,
+      [record, other, key(`unknown${n}`)].map((r) => ({
+        keys: { record: r, bucket },
+        args: { now: 1000, defaultRatePerSecond: 10, defaultBurst: 1, requests: 1 },
+      })),
+    );
     expect(results.map((r) => (r instanceof Error ? r : r.kind))).toEqual(['allowed', 'revoked', 'notCached']);
   });
 

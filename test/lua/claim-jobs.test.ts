@@ -28,11 +28,21 @@ async function queue(s: string, entries: [string, string | null][], pace = 1000)
 
 describe('lua/claimJobs', () => {
   it('takes up to max messages in queue order into the claiming set, and drops ids whose meta is gone', async () => {
-    await queue('a', [['m1', meta('+1')], ['m2', null], ['m3', meta('+3')], ['m4', meta('+4')], ['m5', meta('+5')]]);
+    await queue('a', [
+      ['m1', meta('+1')],
+      ['m2', null],
+      ['m3', meta('+3')],
+      ['m4', meta('+4')],
+      ['m5', meta('+5')],
+    ]);
     expect(await claim('a', 3)).toEqual({
       kind: 'claimed',
       retryAfterMs: 0,
-      claimed: [{ id: 'm1', meta: meta('+1'), sim: 1 }, { id: 'm3', meta: meta('+3'), sim: 1 }, { id: 'm4', meta: meta('+4'), sim: 1 }],
+      claimed: [
+        { id: 'm1', meta: meta('+1'), sim: 1 },
+        { id: 'm3', meta: meta('+3'), sim: 1 },
+        { id: 'm4', meta: meta('+4'), sim: 1 },
+      ],
     });
     expect(await redis.zrange(key('qa'), '0', '-1')).toEqual(['m5']);
     expect(await redis.zrange(key('claiminga'), '0', '-1', 'WITHSCORES')).toEqual(['m1', String(NOW), 'm3', String(NOW), 'm4', String(NOW)]);
@@ -41,11 +51,23 @@ describe('lua/claimJobs', () => {
 
   it('skips expired and paced messages, claims what fits after them, and says when to come back', async () => {
     // Pace 2 segments a minute: one (1) fits, big (3) would make 4, small (1) makes 2.
-    await queue('b', [['old', meta('+1', 1, NOW - 1)], ['one', meta('+2', 1)], ['big', meta('+3', 3)], ['small', meta('+4', 1)]], 2);
+    await queue(
+      'b',
+      [
+        ['old', meta('+1', 1, NOW - 1)],
+        ['one', meta('+2', 1)],
+        ['big', meta('+3', 3)],
+        ['small', meta('+4', 1)],
+      ],
+      2,
+    );
     expect(await claim('b', 5)).toEqual({
       kind: 'claimed',
       retryAfterMs: 60_000 - (NOW % 60_000),
-      claimed: [{ id: 'one', meta: meta('+2', 1), sim: 1 }, { id: 'small', meta: meta('+4', 1), sim: 1 }],
+      claimed: [
+        { id: 'one', meta: meta('+2', 1), sim: 1 },
+        { id: 'small', meta: meta('+4', 1), sim: 1 },
+      ],
     });
     expect(await redis.zrange(key('qb'), '0', '-1')).toEqual(['old', 'big']);
     expect(await redis.get(key('paceb:1:m') + Math.floor(NOW / 60_000))).toBe('2');

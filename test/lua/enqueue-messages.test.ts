@@ -6,14 +6,23 @@ const { redis, key } = testRedis();
 afterAll(() => redis.quit());
 
 const enqueue = (pinned: boolean, suffix: string, entries: [string, number, string][]) =>
-  enqueueMessages(redis, { orgQueue: key(`q${suffix}`), deviceQueue: key(`qdev${suffix}`), queueMeta: key(`meta${suffix}`) }, {
-    pinnedToDevice: pinned,
-    messages: entries.map(([id, score, meta]) => ({ id, score, meta })),
-  });
+  enqueueMessages(
+    redis,
+    { orgQueue: key(`q${suffix}`), deviceQueue: key(`qdev${suffix}`), queueMeta: key(`meta${suffix}`) },
+    {
+      pinnedToDevice: pinned,
+      messages: entries.map(([id, score, meta]) => ({ id, score, meta })),
+    },
+  );
 
 describe('lua/enqueueMessages', () => {
   it('queues on the organization queue with the dispatch details beside it', async () => {
-    expect(await enqueue(false, 'a', [['m1', 10, '{"to":"+1"}'], ['m2', 11, '{"to":"+2"}']])).toBe(2);
+    expect(
+      await enqueue(false, 'a', [
+        ['m1', 10, '{"to":"+1"}'],
+        ['m2', 11, '{"to":"+2"}'],
+      ]),
+    ).toBe(2);
     expect(await redis.zrange(key('qa'), '0', '-1', 'WITHSCORES')).toEqual(['m1', '10', 'm2', '11']);
     expect(await redis.hgetall(key('metaa'))).toEqual({ m1: '{"to":"+1"}', m2: '{"to":"+2"}' });
     expect(await redis.exists(key('qdeva'))).toBe(0);
@@ -27,7 +36,12 @@ describe('lua/enqueueMessages', () => {
 
   it('changes nothing when run again for the same messages', async () => {
     await enqueue(false, 'c', [['m1', 10, '{"v":1}']]);
-    expect(await enqueue(false, 'c', [['m1', 99, '{"v":2}'], ['m2', 12, '{}']])).toBe(1);
+    expect(
+      await enqueue(false, 'c', [
+        ['m1', 99, '{"v":2}'],
+        ['m2', 12, '{}'],
+      ]),
+    ).toBe(1);
     expect(await redis.zrange(key('qc'), '0', '-1', 'WITHSCORES')).toEqual(['m1', '10', 'm2', '12']);
     expect(await redis.hget(key('metac'), 'm1')).toBe('{"v":1}');
   });
@@ -40,7 +54,12 @@ describe('lua/enqueueMessages', () => {
   });
 
   it('keeps the first of two entries for one message in a call, and queues sends larger than one chunk', async () => {
-    expect(await enqueue(false, 'e', [['m1', 10, '{"v":1}'], ['m1', 20, '{"v":2}']])).toBe(1);
+    expect(
+      await enqueue(false, 'e', [
+        ['m1', 10, '{"v":1}'],
+        ['m1', 20, '{"v":2}'],
+      ]),
+    ).toBe(1);
     expect(await redis.zrange(key('qe'), '0', '-1', 'WITHSCORES')).toEqual(['m1', '10']);
     expect(await redis.hget(key('metae'), 'm1')).toBe('{"v":1}');
     const many = Array.from({ length: 2_500 }, (_, i): [string, number, string] => [`n${i}`, i, `{"i":${i}}`]);

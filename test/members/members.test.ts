@@ -254,7 +254,11 @@ describe('two API processes', () => {
   it('a session ended on one process is refused on the other at the next request', async () => {
     const o = await ownerWithPassword();
     const at = (url: string, method: string, path: string, cookie: string, body?: unknown) =>
-      fetch(url + path, { method, headers: { cookie: `hafatra_session=${cookie}`, origin: new URL(url).origin, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      fetch(url + path, {
+        method,
+        headers: { cookie: `hafatra_session=${cookie}`, origin: new URL(url).origin, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
     expect((await at(second.url, 'GET', '/dashboard/v1/me', o.cookie)).status).toBe(200);
     expect((await at(app.url, 'DELETE', '/dashboard/v1/session', o.cookie)).status).toBe(204);
     expect((await at(second.url, 'GET', '/dashboard/v1/me', o.cookie)).status).toBe(401);
@@ -263,7 +267,7 @@ describe('two API processes', () => {
     const member = await app.request('POST', '/dashboard/v1/session', { headers: browser(), body: { email: o.email, password: o.password } });
     const owner = cookieOf(member)!;
     const inv = await at(second.url, 'POST', '/dashboard/v1/invitations', owner, { email: uniqueEmail(), role: 'admin' });
-    const { url } = await inv.json() as { url: string };
+    const { url } = (await inv.json()) as { url: string };
     const admin = await app.request('POST', '/dashboard/v1/links/accept', { headers: browser(), body: { token: tokenOf(url), password: 'admin password 1' } });
     expect((await app.request('GET', '/dashboard/v1/me', { headers: browser(cookieOf(admin)) })).status).toBe(200);
     expect((await at(second.url, 'DELETE', `/dashboard/v1/members/${admin.body.member.id}`, owner)).status).toBe(204);

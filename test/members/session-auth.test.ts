@@ -11,7 +11,10 @@ let admin: SignedInMember;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   viewer = await signedInMember(app, orgId, 'viewer');
   admin = await signedInMember(app, orgId, 'admin');
 });

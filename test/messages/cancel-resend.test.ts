@@ -10,7 +10,10 @@ let deviceId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg({ dailyLimit: 40 }));
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg({ dailyLimit: 40 }));
   deviceId = await insertTestDevice(app.ctx, orgId, { sims: [1] });
 });
 afterAll(() => app.close());
@@ -36,7 +39,10 @@ describe('POST /v1/messages/{messageId}/cancel', () => {
     expect(await app.ctx.redis.hget(k.queueMeta(), id)).toBeNull();
     const detail = await app.request('GET', `/v1/messages/${id}`, { key });
     expect(detail.body.status).toBe('cancelled');
-    expect(detail.body.events.map((e: any) => [e.fromStatus, e.toStatus, e.source])).toEqual([[null, 'queued', 'api'], ['queued', 'cancelled', 'api']]);
+    expect(detail.body.events.map((e: any) => [e.fromStatus, e.toStatus, e.source])).toEqual([
+      [null, 'queued', 'api'],
+      ['queued', 'cancelled', 'api'],
+    ]);
   });
 
   it('takes a pinned message off its phone queue', async () => {

@@ -25,9 +25,7 @@ describe('the daily message limit', () => {
     const { org, key } = await orgWithLimit(100);
     // Taken before sending: each Retry-After is computed later, so it is at most this, however slow the machine.
     const latestRetryAfter = Math.ceil(secondsToMidnight()) + 1;
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } })));
     const accepted = results.filter((r) => r.status === 202);
     expect(accepted).toHaveLength(33);
     for (const r of results.filter((x) => x.status !== 202)) {

@@ -37,8 +37,7 @@ async function orgWithPhone(dailyLimit = 1000) {
   return { orgId: made.org.id, key: made.key };
 }
 
-const send = (key: string, idem: string, body: unknown) =>
-  app.request('POST', '/v1/messages', { key, body, headers: { 'idempotency-key': idem } });
+const send = (key: string, idem: string, body: unknown) => app.request('POST', '/v1/messages', { key, body, headers: { 'idempotency-key': idem } });
 
 /** A client retrying every 250 ms, `parallel` requests at a time, until accepted; 409 `conflict` meanwhile. */
 async function retryUntilAccepted(key: string, idem: string, body: unknown, parallel = 1): Promise<{ accepted: TestResponse[]; waitedMs: number }> {
@@ -96,7 +95,10 @@ describe('idempotency keys of requests that died', () => {
     const step = await admitAndCommit(app.ctx, orgId, body, idem);
     if (step.kind !== 'committed') throw new Error('expected a commit');
 
-    const { accepted: [res], waitedMs } = await retryUntilAccepted(key, idem, body);
+    const {
+      accepted: [res],
+      waitedMs,
+    } = await retryUntilAccepted(key, idem, body);
     expect(waitedMs).toBeLessThan(WITHIN_MS);
     expect(res!.body.batchId).toBe(step.batch.fields.batchId);
     expect(ids(res!)).toEqual(step.batch.messages.map((m) => m.id));
@@ -120,7 +122,10 @@ describe('idempotency keys of requests that died', () => {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': k },
           body: JSON.stringify(body),
-        }).then((r) => r.status, () => 'no answer'),
+        }).then(
+          (r) => r.status,
+          () => 'no answer',
+        ),
       );
       const markers = keys.map((k) => app.ctx.keys.org(orgId).idempotency(k));
       await eventually(async () => (await Promise.all(markers.map((m) => app.ctx.redis.hget(m, 's')))).every((s) => s === 'pending'), 20_000, 'every send admitted');
@@ -175,7 +180,9 @@ describe('idempotency keys of requests that died', () => {
     const body = sendBody(3);
     const step = await admitAndCommit(app.ctx, orgId, body, idem);
     if (step.kind !== 'committed') throw new Error('expected a commit');
-    const { accepted: [res] } = await retryUntilAccepted(key, idem, body);
+    const {
+      accepted: [res],
+    } = await retryUntilAccepted(key, idem, body);
     expect(res!.body.batchId).toBe(step.batch.fields.batchId);
     expect(await dailyCount(orgId)).toBe(3);
   }, 60_000);
@@ -258,7 +265,10 @@ describe('settling the counts of requests that died', () => {
     const realNow = Date.now.bind(Date);
     try {
       const [late] = await holdingBatchInserts(orgId, [idem], async () => {
-        const pending = admitAndCommit(app.ctx, orgId, sendBody(2), idem).then(() => 'committed', (err: Error) => err.message);
+        const pending = admitAndCommit(app.ctx, orgId, sendBody(2), idem).then(
+          () => 'committed',
+          (err: Error) => err.message,
+        );
         await eventually(async () => (await app.ctx.redis.hget(marker, 's')) === 'pending', 10_000, 'the send admitted');
         // The send is stuck at its batch insert; its clock moves past the deadline meanwhile.
         vi.spyOn(Date, 'now').mockImplementation(() => realNow() + SEND_TIMING.commitDeadlineMs + 1000);

@@ -15,7 +15,10 @@ let deviceId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg({ defaultCountry: 'MG' }));
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg({ defaultCountry: 'MG' }));
   deviceId = await insertTestDevice(app.ctx, orgId, { sims: [1] });
   // Subscribed, so accepted messages write their events (jsonb) too, as in production.
   await subscribeWebhook(app, orgId, ['message.queued']);
@@ -23,7 +26,9 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const written = async () => (await countRows(app, 'messages', orgId)) + (await countRows(app, 'batches', orgId));
-beforeEach(async () => { before = await written(); });
+beforeEach(async () => {
+  before = await written();
+});
 
 const send = (body: unknown) => app.request('POST', '/v1/messages', { key, body });
 const valid = { to: '+261341234567', body: 'Salama' };

@@ -7,13 +7,13 @@ import { normalizeRecipient } from '../../src/messages/recipients.js';
 /** What libphonenumber-js alone says of a recipient (the behaviour the shortcut must keep). */
 function libraryAnswer(raw: string, defaultCountry: string): string | null {
   const parsed = parsePhoneNumberFromString(raw.trim(), defaultCountry as CountryCode);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 /** A deterministic generator, so a failure names numbers that can be tried again. */
 function random(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** The numbering plan of a calling code: its national prefix and lengths (the library's typings omit them). */
@@ -40,7 +40,7 @@ function candidates(): string[] {
     const nsn = example.nationalNumber as string;
     plans.selectNumberingPlan(country);
     const prefix = plans.numberingPlan.nationalPrefix();
-    for (const length of prefix ? plans.numberingPlan.possibleLengths() ?? [] : []) {
+    for (const length of prefix ? (plans.numberingPlan.possibleLengths() ?? []) : []) {
       for (let i = 0; i < 80; i++) {
         let n = prefix!;
         while (n.length < length) n += digit();
@@ -66,7 +66,7 @@ function candidates(): string[] {
 describe('recipients in E.164: the shortcut past libphonenumber-js', () => {
   const numbers = candidates();
 
-  it('answers only for numbers the library calls valid, with the library\'s E.164, and for most of those', () => {
+  it("answers only for numbers the library calls valid, with the library's E.164, and for most of those", () => {
     let valid = 0;
     let answered = 0;
     for (const country of ['MG', 'FR', 'US']) {

@@ -14,7 +14,10 @@ const get = (path: string, k = key) => app.request('GET', path, { key: k });
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   await insertTestDevice(app.ctx, orgId);
   sentIds = [];
   for (const n of [40, 40, 40]) {
@@ -61,7 +64,10 @@ describe('GET /v1/messages', () => {
     const sent = await app.request('POST', '/v1/messages', { key: mixed.key, body: { to: numbers(9), body: 'mixed' } });
     const ids: string[] = sent.body.messages.map((m: any) => m.id);
     for (const id of [ids[1], ids[4], ids[7]]) expect((await app.request('POST', `/v1/messages/${id}/cancel`, { key: mixed.key })).status).toBe(200);
-    await applyTransitions(app.ctx.db, [ids[2]!, ids[6]!].map((id) => ({ id, to: 'expired' as const, at: new Date(), source: 'system' as const, code: 'expired' })));
+    await applyTransitions(
+      app.ctx.db,
+      [ids[2]!, ids[6]!].map((id) => ({ id, to: 'expired' as const, at: new Date(), source: 'system' as const, code: 'expired' })),
+    );
     const seen: { id: string; status: string }[] = [];
     let cursor: string | null = null;
     do {
@@ -71,9 +77,7 @@ describe('GET /v1/messages', () => {
       cursor = res.body.nextCursor;
     } while (cursor);
     expect(seen.map((m) => m.id)).toEqual([...ids].reverse());
-    expect(seen.map((m) => m.status).reverse()).toEqual(
-      ['queued', 'cancelled', 'expired', 'queued', 'cancelled', 'queued', 'expired', 'cancelled', 'queued'],
-    );
+    expect(seen.map((m) => m.status).reverse()).toEqual(['queued', 'cancelled', 'expired', 'queued', 'cancelled', 'queued', 'expired', 'cancelled', 'queued']);
   });
 
   it('ends with nextCursor null on the last page', async () => {
@@ -91,13 +95,21 @@ describe('GET /v1/messages', () => {
     expect((await get('/v1/messages?limit=100')).body.messages).toHaveLength(100);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'limit=', 'status=sending_now', 'status=QUEUED',
-    'before=not-a-cursor', `before=${'a'.repeat(201)}`, `before=${Buffer.from('{"b":"../x"}').toString('base64url')}`])(
-    'answers 400 to %s',
-    async (query) => {
-      expectError(await get(`/v1/messages?${query}`), 400, 'invalid_request', new RegExp(query.split('=')[0]!));
-    },
-  );
+  it.each([
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=1.5',
+    'limit=-1',
+    'limit=',
+    'status=sending_now',
+    'status=QUEUED',
+    'before=not-a-cursor',
+    `before=${'a'.repeat(201)}`,
+    `before=${Buffer.from('{"b":"../x"}').toString('base64url')}`,
+  ])('answers 400 to %s', async (query) => {
+    expectError(await get(`/v1/messages?${query}`), 400, 'invalid_request', new RegExp(query.split('=')[0]!));
+  });
 
   it('ignores unknown query parameters and reads a repeated one once (the first)', async () => {
     expect((await get('/v1/messages?foo=bar&limit=2')).body.messages).toHaveLength(2);
@@ -167,7 +179,7 @@ function isDateTime(v: unknown): boolean {
   return typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v) && !Number.isNaN(Date.parse(v));
 }
 
-export function expectMessageShape(m: Record<string, unknown>, extra: string[] = []): void {
+function expectMessageShape(m: Record<string, unknown>, extra: string[] = []): void {
   expect(Object.keys(m).sort()).toEqual([...Object.keys(MESSAGE_FIELDS), ...extra].sort());
   for (const [field, ok] of Object.entries(MESSAGE_FIELDS)) expect(ok(m[field]), `${field}: ${JSON.stringify(m[field])}`).toBe(true);
 }
@@ -180,9 +192,22 @@ describe('GET /v1/messages/{messageId}', () => {
     expect(res.status).toBe(200);
     expectMessageShape(res.body, ['events']);
     expect(res.body).toMatchObject({
-      id, to: '+261341234567', body: 'detail', status: 'queued', segments: 1, encoding: 'gsm7', deviceId: null,
-      requestedDeviceId: null, simSubscriptionId: null, batchId: sent.body.batchId, resendOfId: null, failureCode: null,
-      claimedAt: null, sentAt: null, deliveredAt: null, failedAt: null,
+      id,
+      to: '+261341234567',
+      body: 'detail',
+      status: 'queued',
+      segments: 1,
+      encoding: 'gsm7',
+      deviceId: null,
+      requestedDeviceId: null,
+      simSubscriptionId: null,
+      batchId: sent.body.batchId,
+      resendOfId: null,
+      failureCode: null,
+      claimedAt: null,
+      sentAt: null,
+      deliveredAt: null,
+      failedAt: null,
     });
     const ttl = Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt);
     expect(ttl).toBe(24 * 3600 * 1000);

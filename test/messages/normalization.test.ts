@@ -43,7 +43,7 @@ describe('recipients are stored in E.164, national numbers read in the organizat
     expect(res.body.messages.every((m: any) => m.batchId === res.body.batchId)).toBe(true);
   });
 
-  it('reads the same national digits in each organization\'s own country', async () => {
+  it("reads the same national digits in each organization's own country", async () => {
     expect((await send('MG', { to: '0341234567', body: 'x' })).body.messages[0].to).toBe('+261341234567');
     expect((await send('FR', { to: '0341234567', body: 'x' })).body.messages[0].to).toBe('+33341234567');
   });
@@ -55,7 +55,7 @@ describe('encoding and segments on the message', () => {
     ['161 GSM characters', 'a'.repeat(161), 'gsm7', 2],
     ['306 GSM characters', 'a'.repeat(306), 'gsm7', 2],
     ['307 GSM characters', 'a'.repeat(307), 'gsm7', 3],
-    ['159 characters and a euro sign', 'a'.repeat(159) + '€', 'gsm7', 2],
+    ['159 characters and a euro sign', `${'a'.repeat(159)}€`, 'gsm7', 2],
     ['70 Unicode characters', 'ж'.repeat(70), 'ucs2', 1],
     ['71 Unicode characters', 'ж'.repeat(71), 'ucs2', 2],
     ['an emoji', 'Salama 👋', 'ucs2', 1],

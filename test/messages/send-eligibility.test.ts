@@ -50,7 +50,7 @@ describe('409 no_device when no phone of the organization can send', () => {
 });
 
 describe('a pinned phone and SIM', () => {
-  it("refuses a phone of another organization exactly like a phone that does not exist", async () => {
+  it('refuses a phone of another organization exactly like a phone that does not exist', async () => {
     const mine = await app.createOrg();
     await insertTestDevice(app.ctx, mine.org.id);
     const other = await app.createOrg();

@@ -11,7 +11,10 @@ let before: number;
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg({ defaultCountry: 'MG' }));
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg({ defaultCountry: 'MG' }));
   await insertTestDevice(app.ctx, orgId, { sims: [1] });
 });
 afterAll(() => app.close());
@@ -98,13 +101,10 @@ describe('POST /v1/messages refuses what is not a JSON body', () => {
     expectInvalid(await app.request('POST', '/v1/messages', { key, rawBody: '', headers: { 'content-type': 'application/json' } }), /body/);
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx'])(
-    'answers 415 to content type %s',
-    async (type) => {
-      const res = await app.request('POST', '/v1/messages', { key, rawBody: JSON.stringify(valid), headers: { 'content-type': type } });
-      expectError(res, 415, 'unsupported_media_type');
-    },
-  );
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx'])('answers 415 to content type %s', async (type) => {
+    const res = await app.request('POST', '/v1/messages', { key, rawBody: JSON.stringify(valid), headers: { 'content-type': type } });
+    expectError(res, 415, 'unsupported_media_type');
+  });
 
   it('answers 415 when the content type is missing', async () => {
     const res = await fetch(`${app.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: new Uint8Array(Buffer.from(JSON.stringify(valid))) });
@@ -147,14 +147,18 @@ describe('the idempotency-key header', () => {
 function postRaw(payload: string): Promise<{ status: number; body: any }> {
   const url = new URL('/v1/messages', app.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-    }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -26,7 +26,10 @@ async function rows(ids: string[]): Promise<MessageRow[]> {
 
 beforeAll(async () => {
   app = await startTestApp();
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
   deviceId = await insertTestDevice(app.ctx, orgId, { sims: [2] });
 });
 afterAll(() => app.close());
@@ -35,7 +38,10 @@ describe('the transition statement', () => {
   it('builds in SQL exactly the Message that toMessage builds, whatever the message went through', async () => {
     const ids = [...(await send(3)), ...(await send(1, { deviceId, simSubscriptionId: 2 }))];
     const at = new Date(Date.now() + 1234);
-    await applyTransitions(app.ctx.db, ids.map((id) => ({ id, to: 'claimed' as const, at, source: 'device' as const, deviceId, simSubscriptionId: 2 })));
+    await applyTransitions(
+      app.ctx.db,
+      ids.map((id) => ({ id, to: 'claimed' as const, at, source: 'device' as const, deviceId, simSubscriptionId: 2 })),
+    );
     await applyTransitions(app.ctx.db, [{ id: ids[1]!, to: 'failed', at, source: 'device', code: 'radio_off' }]);
     await applyTransitions(app.ctx.db, [{ id: ids[2]!, to: 'sending', at, source: 'device' }]);
     await applyTransitions(app.ctx.db, [{ id: ids[2]!, to: 'sent', at: new Date(at.getTime() + 7), source: 'device' }]);
@@ -54,9 +60,7 @@ describe('the transition statement', () => {
     expect(refused).toEqual([]);
     const changed = await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
     expect(changed).toEqual([{ id, orgId, deviceId, status: 'claimed', fromStatus: 'queued' }]);
-    const { rows: timeline } = await app.ctx.db.query(
-      'SELECT from_status, to_status, source, device_id FROM message_events WHERE message_id = $1 ORDER BY id', [id],
-    );
+    const { rows: timeline } = await app.ctx.db.query('SELECT from_status, to_status, source, device_id FROM message_events WHERE message_id = $1 ORDER BY id', [id]);
     expect(timeline).toEqual([{ from_status: 'queued', to_status: 'claimed', source: 'device', device_id: deviceId }]);
   });
 
@@ -77,18 +81,25 @@ describe('the transition statement', () => {
   });
 
   it('writes the webhook event of a change only when an enabled endpoint subscribes to it, with the Message as data', async () => {
-    await app.ctx.db.query(
-      `INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/h', $3, 'whsec_test')`,
-      [newId('webhookEndpoint'), orgId, ['message.claimed']],
-    );
+    await app.ctx.db.query(`INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/h', $3, 'whsec_test')`, [
+      newId('webhookEndpoint'),
+      orgId,
+      ['message.claimed'],
+    ]);
     const [a, b] = await send(2);
     const at = new Date();
-    await applyTransitionsLean(app.ctx.hotDb, [{ id: a!, to: 'claimed', at, source: 'device', deviceId }, { id: b!, to: 'claimed', at, source: 'device', deviceId }]);
+    await applyTransitionsLean(app.ctx.hotDb, [
+      { id: a!, to: 'claimed', at, source: 'device', deviceId },
+      { id: b!, to: 'claimed', at, source: 'device', deviceId },
+    ]);
     await applyTransitionsLean(app.ctx.hotDb, [{ id: a!, to: 'sending', at, source: 'device', deviceId, heldBy: deviceId }]);
-    const { rows: events } = await app.ctx.db.query(
-      `SELECT id, type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = ANY($2::text[]) ORDER BY id`, [orgId, [a, b]],
+    const { rows: events } = await app.ctx.db.query(`SELECT id, type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = ANY($2::text[]) ORDER BY id`, [orgId, [a, b]]);
+    expect(events.map((e) => [e.type, e.payload.data.id]).sort()).toEqual(
+      [
+        ['message.claimed', a],
+        ['message.claimed', b],
+      ].sort(),
     );
-    expect(events.map((e) => [e.type, e.payload.data.id]).sort()).toEqual([['message.claimed', a], ['message.claimed', b]].sort());
     const claimedA = events.find((e) => e.payload.data.id === a)!;
     expect(claimedA.payload).toMatchObject({ id: claimedA.id, event: 'message.claimed', data: { status: 'claimed', deviceId } });
     expect(Number.isNaN(Date.parse(claimedA.payload.createdAt))).toBe(false);

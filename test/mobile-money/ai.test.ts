@@ -71,7 +71,20 @@ describe('ai status', () => {
 describe('OpenAI-compatible reader against a local chat-completions server', () => {
   it('sends a chat completion request asking for JSON and reads the answer into minor units and a masked phone', async () => {
     handler = (_body, _req, res) =>
-      chatAnswer(res, JSON.stringify({ direction: 'incoming', amount: '2 000 Ar', balance: '4 000 Ar', fees: null, reference: '123456789', counterpartyName: 'RAKOTO', counterpartyPhone: '0341234567', providerTimestamp: '03/03/26', confidence: 0.7 }));
+      chatAnswer(
+        res,
+        JSON.stringify({
+          direction: 'incoming',
+          amount: '2 000 Ar',
+          balance: '4 000 Ar',
+          fees: null,
+          reference: '123456789',
+          counterpartyName: 'RAKOTO',
+          counterpartyPhone: '0341234567',
+          providerTimestamp: '03/03/26',
+          confidence: 0.7,
+        }),
+      );
     const reader = new OpenAiCompatibleReader({ baseUrl, apiKey: 'sk-test', model: 'tiny-model' });
     const outcome = await runAiReader(reader, drifted, 'the raw body');
 

@@ -31,7 +31,13 @@ async function connectedPhone(orgId: string, client: Partial<Omit<DeviceClientOp
 }
 
 const message = async (key: string, id: string) => (await app.request('GET', `/v1/messages/${id}`, { key })).body;
-const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (err: unknown) => err);
+const rejection = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (err: unknown) => err,
+  );
 
 describe('DeviceClient: jobs and status reports', () => {
   it('gets a message sent through the API as a pushed job within moments, and takes it to delivered', async () => {
@@ -48,9 +54,7 @@ describe('DeviceClient: jobs and status reports', () => {
     }
     const m = await message(key, id!);
     expect(m).toMatchObject({ status: 'delivered', deviceId: phone.deviceId });
-    expect(m.events.map((e: { toStatus: string; source: string }) => `${e.toStatus}:${e.source}`)).toEqual([
-      'queued:api', 'claimed:device', 'sending:device', 'sent:device', 'delivered:device',
-    ]);
+    expect(m.events.map((e: { toStatus: string; source: string }) => `${e.toStatus}:${e.source}`)).toEqual(['queued:api', 'claimed:device', 'sending:device', 'sent:device', 'delivered:device']);
   });
 
   it('records a failed send with its failure code', async () => {
@@ -63,7 +67,7 @@ describe('DeviceClient: jobs and status reports', () => {
     expect(await message(key, id!)).toMatchObject({ status: 'failed', failureCode: 'no_service' });
   });
 
-  it('turns error frames into DeviceProtocolError: a skipped step, and a report on another phone\'s message', async () => {
+  it("turns error frames into DeviceProtocolError: a skipped step, and a report on another phone's message", async () => {
     const { org, key } = await app.createOrg();
     const phone = await connectedPhone(org.id);
     const [id] = await sendMessages(app, key, 1);
@@ -219,7 +223,11 @@ describe('DeviceClient: connections', () => {
   it('stops for good when the device is revoked: onRevoked, pending frames rejected, no reconnect', async () => {
     const { org, key } = await app.createOrg();
     let revoked = 0;
-    const phone = await connectedPhone(org.id, { onRevoked: () => { revoked += 1; } });
+    const phone = await connectedPhone(org.id, {
+      onRevoked: () => {
+        revoked += 1;
+      },
+    });
     const res = await app.request('DELETE', `/v1/devices/${phone.deviceId}`, { key });
     expect(res.status).toBe(200);
     await eventually(() => revoked === 1, 2000, 'onRevoked');
@@ -233,7 +241,16 @@ describe('DeviceClient: connections', () => {
   it('learns of a revoke that happened while it was offline from the refused reconnect', async () => {
     const { org, key } = await app.createOrg();
     let revoked = 0;
-    const phone = await connectedPhone(org.id, { onRevoked: () => { revoked += 1; }, reconnect: { minMs: 400, maxMs: 400 } }, proxy.url);
+    const phone = await connectedPhone(
+      org.id,
+      {
+        onRevoked: () => {
+          revoked += 1;
+        },
+        reconnect: { minMs: 400, maxMs: 400 },
+      },
+      proxy.url,
+    );
     proxy.cutAll();
     await eventually(() => !phone.client.connected, 1000, 'the disconnect');
     expect((await app.request('DELETE', `/v1/devices/${phone.deviceId}`, { key })).status).toBe(200);
@@ -244,7 +261,11 @@ describe('DeviceClient: connections', () => {
   it('keeps reconnecting through a failure to authenticate (500), not taking it for a revoke', async () => {
     const { org } = await app.createOrg();
     let revoked = 0;
-    const phone = await connectedPhone(org.id, { onRevoked: () => { revoked += 1; } });
+    const phone = await connectedPhone(org.id, {
+      onRevoked: () => {
+        revoked += 1;
+      },
+    });
     const before = app.upgradeAttempts;
     app.authenticationOutage = new Error('Connection terminated unexpectedly');
     try {

@@ -23,7 +23,7 @@ const BATCH = 500;
 /** A seeded generator, so a failing run can be replayed. */
 function seeded(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 async function statusCounts(orgId: string): Promise<Record<string, number>> {
@@ -37,8 +37,15 @@ describe('a fleet of simulated phones', () => {
     const tokens: string[] = [];
     for (let i = 0; i < PHONES; i++) tokens.push((await pairTestPhone(app, org.id, { pacingPerMinute: 100_000 })).token);
     const fleet = await Fleet.start({
-      baseUrl: app.url, tokens, latencyMs: 0, failureRate: 0.05, deliveryRate: 1, deliveryDelayMs: 0, concurrency: 50,
-      heartbeatIntervalMs: 0, random: seeded(7),
+      baseUrl: app.url,
+      tokens,
+      latencyMs: 0,
+      failureRate: 0.05,
+      deliveryRate: 1,
+      deliveryDelayMs: 0,
+      concurrency: 50,
+      heartbeatIntervalMs: 0,
+      random: seeded(7),
     });
     try {
       const started = nowMs();
@@ -52,10 +59,14 @@ describe('a fleet of simulated phones', () => {
         ids.push(...batch);
       }
       const postSeconds = (nowMs() - started) / 1000;
-      await eventually(() => {
-        const t = fleet.totals();
-        return t.failed + t.delivered === MESSAGES && t.delivered === t.sent;
-      }, 60_000, 'every message delivered or failed');
+      await eventually(
+        () => {
+          const t = fleet.totals();
+          return t.failed + t.delivered === MESSAGES && t.delivered === t.sent;
+        },
+        60_000,
+        'every message delivered or failed',
+      );
       const seconds = (nowMs() - started) / 1000;
 
       const owners = new Map<string, number>();
@@ -74,9 +85,11 @@ describe('a fleet of simulated phones', () => {
 
       const toJobs = ids.map((id) => fleet.arrivalOf(id)! - postedAt.get(id)!).sort((a, b) => a - b);
       const pct = (p: number) => toJobs[Math.min(toJobs.length - 1, Math.floor(p * toJobs.length))]!.toFixed(1);
-      console.log(`[fleet] ${MESSAGES} messages, ${PHONES} phones: ${(MESSAGES / seconds).toFixed(0)} messages/s from POST to delivered/failed `
-        + `(${seconds.toFixed(2)} s, of which ${postSeconds.toFixed(2)} s until the last 202); 202 → jobs p50 ${pct(0.5)} ms, `
-        + `p99 ${pct(0.99)} ms; failed ${totals.failed}`);
+      console.log(
+        `[fleet] ${MESSAGES} messages, ${PHONES} phones: ${(MESSAGES / seconds).toFixed(0)} messages/s from POST to delivered/failed ` +
+          `(${seconds.toFixed(2)} s, of which ${postSeconds.toFixed(2)} s until the last 202); 202 → jobs p50 ${pct(0.5)} ms, ` +
+          `p99 ${pct(0.99)} ms; failed ${totals.failed}`,
+      );
     } finally {
       await fleet.stop();
     }
@@ -100,10 +113,14 @@ describe('a fleet of simulated phones', () => {
     const good = await pairTestPhone(app, org.id);
     const start = Fleet.start({ baseUrl: app.url, tokens: [good.token, `hfd_${'B'.repeat(43)}`], heartbeatIntervalMs: 0 });
     await expect(start).rejects.toMatchObject({ code: 'unauthorized' });
-    await eventually(async () => {
-      const { rows } = await app.ctx.db.query('SELECT socket_connected FROM devices WHERE id = $1', [good.deviceId]);
-      return rows[0].socket_connected === false;
-    }, 2000, 'the good phone disconnected');
+    await eventually(
+      async () => {
+        const { rows } = await app.ctx.db.query('SELECT socket_connected FROM devices WHERE id = $1', [good.deviceId]);
+        return rows[0].socket_connected === false;
+      },
+      2000,
+      'the good phone disconnected',
+    );
   });
 });
 
@@ -148,10 +165,14 @@ describe('a simulated phone', () => {
   it('reports battery, network, SIM cards and the default SMS app role in its heartbeat', async () => {
     const { phone, key, deviceId } = await simulated();
     try {
-      await eventually(async () => {
-        const d = (await app.request('GET', `/v1/devices/${deviceId}`, { key })).body;
-        return d.lastSeenAt && d.sims.length > 0 && d;
-      }, 2000, 'the first heartbeat');
+      await eventually(
+        async () => {
+          const d = (await app.request('GET', `/v1/devices/${deviceId}`, { key })).body;
+          return d.lastSeenAt && d.sims.length > 0 && d;
+        },
+        2000,
+        'the first heartbeat',
+      );
       const d = (await app.request('GET', `/v1/devices/${deviceId}`, { key })).body;
       expect(d.battery.percent).toBeGreaterThanOrEqual(0);
       expect(typeof d.battery.charging).toBe('boolean');
@@ -170,10 +191,14 @@ describe('a simulated phone', () => {
     let list: { from: string; body: string }[];
     try {
       // A notification longer than one SMS is reported in parts: wait for one to come back joined.
-      list = await eventually(async () => {
-        const l = await listed();
-        return l.length >= 20 && l.some((m) => m.body.length > 160) && l;
-      }, 15_000, 'twenty received SMS, a long one among them');
+      list = await eventually(
+        async () => {
+          const l = await listed();
+          return l.length >= 20 && l.some((m) => m.body.length > 160) && l;
+        },
+        15_000,
+        'twenty received SMS, a long one among them',
+      );
     } finally {
       await phone.stop();
     }

@@ -27,22 +27,29 @@ interface Sim {
 /** `hafatra phone-sim …` in its own process, as the bench runs it, next to the test's database. */
 function phoneSim(...args: string[]): Sim {
   const env = {
-    ...process.env, DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'),
-    HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent',
+    ...process.env,
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix,
+    LOG_LEVEL: 'silent',
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'phone-sim', '--url', app.url, ...args], { env });
   const sim: Sim = {
-    stdout: '', stderr: '',
+    stdout: '',
+    stderr: '',
     exited: new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1))),
     interrupt: () => child.kill('SIGINT'),
   };
-  child.stdout.on('data', (d) => { sim.stdout += String(d); });
-  child.stderr.on('data', (d) => { sim.stderr += String(d); });
+  child.stdout.on('data', (d) => {
+    sim.stdout += String(d);
+  });
+  child.stderr.on('data', (d) => {
+    sim.stderr += String(d);
+  });
   return sim;
 }
 
-const connectedCount = async (orgId: string) =>
-  Number((await app.ctx.db.query('SELECT count(*) FROM devices WHERE org_id = $1 AND socket_connected', [orgId])).rows[0].count);
+const connectedCount = async (orgId: string) => Number((await app.ctx.db.query('SELECT count(*) FROM devices WHERE org_id = $1 AND socket_connected', [orgId])).rows[0].count);
 
 describe('hafatra phone-sim', () => {
   it('runs phones from a token file until Ctrl-C and prints a JSON summary of what they did', async () => {
@@ -56,10 +63,14 @@ describe('hafatra phone-sim', () => {
     try {
       await eventually(async () => (await connectedCount(org.id)) === 3, 20_000, 'three phones connected');
       const ids = await sendMessages(app, key, 30);
-      await eventually(async () => {
-        const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'delivered'`, [ids]);
-        return rows[0].n === 30;
-      }, 10_000, 'thirty messages delivered');
+      await eventually(
+        async () => {
+          const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'delivered'`, [ids]);
+          return rows[0].n === 30;
+        },
+        10_000,
+        'thirty messages delivered',
+      );
     } finally {
       sim.interrupt();
     }

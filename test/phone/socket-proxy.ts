@@ -16,7 +16,10 @@ export class SocketProxy {
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly pairs = new Set<{ phone: WebSocket; upstream: WebSocket }>();
 
-  private constructor(private readonly server: Server, private readonly target: string) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly target: string,
+  ) {}
 
   static async start(targetBaseUrl: string): Promise<SocketProxy> {
     const server = createServer((_req, res) => res.writeHead(404).end());

@@ -30,7 +30,15 @@ export async function startApiProcess(app: TestApp): Promise<ApiProcess> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await eventually(async () => (await fetch(`${url}/openapi.json`).then((r) => r.ok, () => false)), 60_000, 'the second API process');
+    await eventually(
+      async () =>
+        await fetch(`${url}/openapi.json`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+      'the second API process',
+    );
   } catch (err) {
     child.kill('SIGKILL'); // else it outlives the test run
     throw err;
@@ -42,6 +50,8 @@ export async function startApiProcess(app: TestApp): Promise<ApiProcess> {
       child.kill('SIGKILL');
       await exited;
     },
-    stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM'); },
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    },
   };
 }

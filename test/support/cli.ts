@@ -11,8 +11,14 @@ export async function runCliInProcess(args: string[], env: Record<string, string
   const out = { stdout: '', stderr: '' };
   const write = { stdout: process.stdout.write, stderr: process.stderr.write };
   Object.assign(process.env, env);
-  process.stdout.write = ((chunk: string) => ((out.stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((out.stderr += chunk), true)) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string) => {
+    out.stdout += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => {
+    out.stderr += chunk;
+    return true;
+  }) as typeof process.stderr.write;
   try {
     return { code: await main(args), ...out };
   } finally {

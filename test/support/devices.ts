@@ -11,8 +11,7 @@ export async function insertTestDevice(
   await ctx.db.query(
     `INSERT INTO devices (id, org_id, name, outbound_enabled, draining, revoked_at, revoked_reason)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, orgId, opts.name ?? 'Test phone', opts.outboundEnabled ?? true, opts.draining ?? false,
-      opts.revoked ? new Date() : null, opts.revoked ? 'test' : null],
+    [id, orgId, opts.name ?? 'Test phone', opts.outboundEnabled ?? true, opts.draining ?? false, opts.revoked ? new Date() : null, opts.revoked ? 'test' : null],
   );
   for (const sim of opts.sims ?? []) {
     await ctx.db.query('INSERT INTO device_sims (device_id, subscription_id) VALUES ($1, $2)', [id, sim]);

@@ -66,7 +66,7 @@ export interface OutageScenario {
 export async function expectToRideOut(s: OutageScenario): Promise<void> {
   const load = traffic([s.send, s.list], 6);
   const succeeded = () => load.answers.filter((a) => a.status < 300).length >= 5;
-  for (const deadline = Date.now() + 15_000; !succeeded();) {
+  for (const deadline = Date.now() + 15_000; !succeeded(); ) {
     if (Date.now() > deadline) throw new Error('no successful request before the fault');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -78,7 +78,7 @@ export async function expectToRideOut(s: OutageScenario): Promise<void> {
   const restarting = Date.now();
   await s.restart();
   const upAt = Date.now();
-  for (const deadline = upAt + 15_000; !((await s.send()).status < 300 && (await s.list()).status < 300);) {
+  for (const deadline = upAt + 15_000; !((await s.send()).status < 300 && (await s.list()).status < 300); ) {
     if (Date.now() > deadline) throw new Error('the API did not serve again within 15 s');
   }
   console.log(`${s.name}: restart took ${upAt - restarting} ms; the API served again ${Date.now() - upAt} ms after it was up`);

@@ -25,8 +25,13 @@ export function breakPostgres(ctx: AppContext): PgOutage {
     p.query = refuse;
     p.connect = refuse;
     // The pool's own methods live on its prototype: deleting the overrides brings them back.
-    return () => { delete (p as Partial<typeof p>).query; delete (p as Partial<typeof p>).connect; };
+    return () => {
+      delete (p as Partial<typeof p>).query;
+      delete (p as Partial<typeof p>).connect;
+    };
   });
-  outage.end = () => { for (const restore of restores) restore(); };
+  outage.end = () => {
+    for (const restore of restores) restore();
+  };
   return outage;
 }

@@ -34,8 +34,12 @@ export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promis
   let authenticate: ReturnType<typeof deviceAuthenticator> | undefined;
   const app = await startTestApp(overrides, {
     deviceAuthenticator: (authorization) => authenticate!(authorization),
-    attach: (a) => { uws = a; },
-    onClose: async () => { await sockets?.close(); },
+    attach: (a) => {
+      uws = a;
+    },
+    onClose: async () => {
+      await sockets?.close();
+    },
   });
   authenticate = deviceAuthenticator(app.ctx);
   const phoneApp = Object.assign(app, { authenticationOutage: null as Error | null, upgradeAttempts: 0 });
@@ -98,7 +102,10 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
 
 /** Asserts a phone's frame was answered with an `error` frame of `code` whose message matches. */
 export async function expectFrameError(sent: Promise<unknown>, code: string, message: RegExp): Promise<void> {
-  const err = await sent.then(() => null, (e: unknown) => e);
+  const err = await sent.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DeviceProtocolError);
   expect({ code: (err as DeviceProtocolError).code, message: (err as DeviceProtocolError).message }).toEqual({ code, message: expect.stringMatching(message) });
 }

@@ -111,5 +111,4 @@ export function parseResponses(buf: Buffer): RawResponse[] {
   }
 }
 
-export const rawGet = (path: string, extra = '', version = '1.1') =>
-  `GET ${path} HTTP/${version}\r\nHost: localhost\r\n${extra}\r\n`;
+export const rawGet = (path: string, extra = '', version = '1.1') => `GET ${path} HTTP/${version}\r\nHost: localhost\r\n${extra}\r\n`;

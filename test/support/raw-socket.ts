@@ -54,7 +54,9 @@ export class RawPhoneSocket {
   /** Opens /device/v1/socket with this token (`query` e.g. `?maxJobs=3`); rejects when the upgrade is refused. */
   static async open(baseUrl: string, token: string, query = ''): Promise<RawPhoneSocket> {
     const ws = new WebSocket(`${baseUrl.replace('http', 'ws')}/device/v1/socket${query}`, {
-      headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024,
+      headers: { authorization: `Bearer ${token}` },
+      perMessageDeflate: false,
+      maxPayload: 64 * 1024 * 1024,
     });
     const socket = new RawPhoneSocket(ws);
     await once(ws, 'open');
@@ -108,7 +110,9 @@ export function upgradeRefusal(baseUrl: string, token: string, query = ''): Prom
     ws.on('error', () => {}); // the refusal arrives as unexpected-response
     ws.on('unexpected-response', (_req, res) => {
       let body = '';
-      res.on('data', (c: Buffer) => { body += c.toString(); });
+      res.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
   });

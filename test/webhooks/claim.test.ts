@@ -27,8 +27,7 @@ async function pendingDeliveries(count: number): Promise<string[]> {
   return rows.map((r) => r.id as string);
 }
 
-const claimOf = (deliveryId: string, leaseMs = 60_000, dueInMs = 1000): Claim =>
-  ({ deliveryId, leaseUntil: new Date(Date.now() + leaseMs), dueBy: new Date(Date.now() + dueInMs) });
+const claimOf = (deliveryId: string, leaseMs = 60_000, dueInMs = 1000): Claim => ({ deliveryId, leaseUntil: new Date(Date.now() + leaseMs), dueBy: new Date(Date.now() + dueInMs) });
 
 const timesOf = async (id: string): Promise<{ next_attempt_at: Date | null; leased_until: Date | null }> =>
   (await app.ctx.db.query('SELECT next_attempt_at, leased_until FROM webhook_deliveries WHERE id = $1', [id])).rows[0];
@@ -86,10 +85,25 @@ describe('claiming deliveries', () => {
     const [id] = await pendingDeliveries(1);
     const [work] = await claimDeliveries(app.ctx.hotDb, [claimOf(id!, 60_000)]);
     const now = new Date();
-    await inHotTransaction(app.ctx.hotDb, (tx) => recordAttempts(tx, [{
-      deliveryId: id!, endpointId: work!.endpointId, ok: false, statusCode: 500, error: 'HTTP 500',
-      startedAt: now, finishedAt: now, status: 'retrying', nextAttemptAt: now,
-    }], 3600));
+    await inHotTransaction(app.ctx.hotDb, (tx) =>
+      recordAttempts(
+        tx,
+        [
+          {
+            deliveryId: id!,
+            endpointId: work!.endpointId,
+            ok: false,
+            statusCode: 500,
+            error: 'HTTP 500',
+            startedAt: now,
+            finishedAt: now,
+            status: 'retrying',
+            nextAttemptAt: now,
+          },
+        ],
+        3600,
+      ),
+    );
     expect((await timesOf(id!)).leased_until).toBeNull();
     const [retry] = await claimDeliveries(app.ctx.hotDb, [claimOf(id!)]);
     expect(retry).toMatchObject({ id, attempts: 1 });
@@ -114,10 +128,7 @@ describe('leases and the recovery pass', () => {
 
   it('offers an overdue delivery again only once its lease has passed too', async () => {
     const [leased, free] = await pendingDeliveries(2);
-    const { rows } = await app.ctx.db.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 hour' WHERE id = ANY($1::text[]) RETURNING endpoint_id`,
-      [[leased, free]],
-    );
+    const { rows } = await app.ctx.db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 hour' WHERE id = ANY($1::text[]) RETURNING endpoint_id`, [[leased, free]]);
     const [work] = await claimDeliveries(app.ctx.hotDb, [claimOf(leased!, 60_000)]);
     expect(work?.id).toBe(leased);
 

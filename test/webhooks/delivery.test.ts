@@ -74,7 +74,9 @@ describe('webhook delivery', () => {
     expect(dead).toMatchObject({ attempts: 3, lastStatusCode: 500, lastError: 'HTTP 500', nextAttemptAt: null, deliveredAt: null });
     expect(received()).toHaveLength(3);
     expect(new Set(received().map((r) => r.headers['hafatra-event-id'])).size).toBe(1);
-    const gaps = received().slice(1).map((r, i) => r.receivedAt.getTime() - received()[i]!.receivedAt.getTime());
+    const gaps = received()
+      .slice(1)
+      .map((r, i) => r.receivedAt.getTime() - received()[i]!.receivedAt.getTime());
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(950);
     const endpoint = (await app.request('GET', `/v1/webhooks/${id}`, { key })).body;
     expect(endpoint).toMatchObject({ consecutiveFailures: 3, enabled: true, lastSuccessAt: null });

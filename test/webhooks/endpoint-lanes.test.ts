@@ -67,11 +67,16 @@ describe('endpoint lanes', () => {
     return lanes;
   }
 
-  it('lets a job wait for another job\'s claim that finds nothing, rather than send it back on an old estimate', async () => {
+  it("lets a job wait for another job's claim that finds nothing, rather than send it back on an old estimate", async () => {
     const lanes = await slowEndpointGoneIdle('ep_3');
     // A claim of deliveries that are gone (the endpoint was deleted with them) takes 50 ms and finds none.
     let claimFoundNothingAt = 0;
-    const empty = lanes.run('ep_3', 2, () => sleep(50).then(() => { claimFoundNothingAt = Date.now(); return []; }));
+    const empty = lanes.run('ep_3', 2, () =>
+      sleep(50).then(() => {
+        claimFoundNothingAt = Date.now();
+        return [];
+      }),
+    );
     await sleep(10);
     const next = await lanes.run('ep_3', 2, async () => [7, 8]);
     const admittedAt = Date.now();

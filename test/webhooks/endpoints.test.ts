@@ -22,9 +22,19 @@ describe('webhook endpoints', () => {
     const { endpoint, secret } = res.body;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(endpoint).toEqual({
-      id: expect.stringMatching(/^whe_/), url: URL_OK, description: 'orders', eventTypes: ['message.sent', 'incoming.received'],
-      enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null,
-      previousSecretExpiresAt: null, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
+      id: expect.stringMatching(/^whe_/),
+      url: URL_OK,
+      description: 'orders',
+      eventTypes: ['message.sent', 'incoming.received'],
+      enabled: true,
+      disabledAt: null,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      previousSecretExpiresAt: null,
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
     });
     const one = await app.request('GET', `/v1/webhooks/${endpoint.id}`, { key });
     expect(one.status).toBe(200);
@@ -121,8 +131,11 @@ describe('webhook endpoints', () => {
     const mine = (await create(key, { url: URL_OK, eventTypes: ['message.sent'] })).body.endpoint;
     const { key: other } = await app.createOrg();
     for (const [method, path, body] of [
-      ['GET', `/v1/webhooks/${mine.id}`], ['DELETE', `/v1/webhooks/${mine.id}`], ['GET', `/v1/webhooks/${mine.id}/deliveries`],
-      ['PATCH', `/v1/webhooks/${mine.id}`, { enabled: false }], ['POST', `/v1/webhooks/${mine.id}/rotate-secret`],
+      ['GET', `/v1/webhooks/${mine.id}`],
+      ['DELETE', `/v1/webhooks/${mine.id}`],
+      ['GET', `/v1/webhooks/${mine.id}/deliveries`],
+      ['PATCH', `/v1/webhooks/${mine.id}`, { enabled: false }],
+      ['POST', `/v1/webhooks/${mine.id}/rotate-secret`],
       ['GET', '/v1/webhooks/whe_nosuch'],
     ] as const) {
       const res = await app.request(method, path, { key: other, body });
@@ -147,7 +160,8 @@ describe('webhook endpoints', () => {
   it('updates url, description and eventTypes, and checks a new url', async () => {
     const created = (await create(key, { url: URL_OK, description: 'a', eventTypes: ['message.sent'] })).body.endpoint;
     const res = await app.request('PATCH', `/v1/webhooks/${created.id}`, {
-      key, body: { url: 'https://localhost:9443/new', description: null, eventTypes: ['message.failed', 'message.delivered'] },
+      key,
+      body: { url: 'https://localhost:9443/new', description: null, eventTypes: ['message.failed', 'message.delivered'] },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ url: 'https://localhost:9443/new', description: null, eventTypes: ['message.failed', 'message.delivered'] });

@@ -11,12 +11,14 @@ const URL_OK = 'https://localhost:8443/hooks';
 
 beforeAll(async () => {
   app = await startTestApp({ webhookAllowHosts: ['localhost'] });
-  ({ org: { id: orgId }, key } = await app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await app.createOrg());
 });
 afterAll(() => app.close());
 
-const endpoints = async () =>
-  (await app.ctx.db.query('SELECT id, url, description, event_types, updated_at FROM webhook_endpoints WHERE org_id = $1 ORDER BY id', [orgId])).rows;
+const endpoints = async () => (await app.ctx.db.query('SELECT id, url, description, event_types, updated_at FROM webhook_endpoints WHERE org_id = $1 ORDER BY id', [orgId])).rows;
 
 describe('webhook endpoints refuse U+0000 and lone surrogates', () => {
   it.each([

@@ -8,7 +8,10 @@ let key: string;
 beforeAll(async () => {
   // Short schedule and grace: a dead delivery in two attempts, due deliveries taken at once.
   rig = await startWebhookRig({ webhookScheduleSeconds: [0, 1], reconcileGraceMs: 0 });
-  ({ org: { id: orgId }, key } = await rig.app.createOrg());
+  ({
+    org: { id: orgId },
+    key,
+  } = await rig.app.createOrg());
 });
 afterAll(() => rig.close());
 

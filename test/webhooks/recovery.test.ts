@@ -80,7 +80,7 @@ it('delivers pending deliveries whose jobs were lost before any attempt', async 
   expect(new Set(ids).size).toBe(50);
 });
 
-it('attempts a delivery held by two jobs once (the relay\'s and the recovery pass\'s)', async () => {
+it("attempts a delivery held by two jobs once (the relay's and the recovery pass's)", async () => {
   const { app, receiver } = rig;
   const { key, id } = await relayedWithoutWorker('twice', 60, async (queue, endpointId) => {
     const { rows } = await app.ctx.db.query('SELECT id, endpoint_id AS "endpointId", next_attempt_at AS "notBefore" FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
@@ -92,8 +92,7 @@ it('attempts a delivery held by two jobs once (the relay\'s and the recovery pas
   });
 
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
-  await waitFor('60 delivered', async () => (await app.ctx.db.query(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 60);
+  await waitFor('60 delivered', async () => (await app.ctx.db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 60);
   await new Promise((r) => setTimeout(r, 1000));
   const ids = eventIdsOf(receiver.requests, '/twice');
   expect(ids).toHaveLength(60);
@@ -107,8 +106,7 @@ it('offers again deliveries overdue past the grace whose jobs are gone while Red
   const { key, id } = await relayedWithoutWorker('overdue', 70, (queue) => queue.obliterate({ force: true }));
   expect(await app.ctx.redis.exists(app.ctx.keys.webhooksQueued())).toBe(1);
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
-  await waitFor('70 delivered', async () => (await app.ctx.db.query(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 70);
+  await waitFor('70 delivered', async () => (await app.ctx.db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 70);
   await new Promise((r) => setTimeout(r, 1000));
   const ids = eventIdsOf(receiver.requests, '/overdue');
   expect(new Set(ids).size).toBe(70);

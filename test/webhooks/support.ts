@@ -39,8 +39,20 @@ export async function createEndpoint(app: TestApp, key: string, body: Record<str
 }
 
 /** Writes events through the outbox, as a change of the organization would. */
-export async function emitEvents(app: TestApp, orgId: string, type: EventType, count: number, data: (i: number) => unknown = (i) => ({ id: `msg_test${i}`, status: type.split('.')[1] })): Promise<number> {
-  return inTransaction(app.ctx.db, (tx) => recordEvents(tx, orgId, Array.from({ length: count }, (_, i) => ({ type, data: () => data(i) }))));
+export async function emitEvents(
+  app: TestApp,
+  orgId: string,
+  type: EventType,
+  count: number,
+  data: (i: number) => unknown = (i) => ({ id: `msg_test${i}`, status: type.split('.')[1] }),
+): Promise<number> {
+  return inTransaction(app.ctx.db, (tx) =>
+    recordEvents(
+      tx,
+      orgId,
+      Array.from({ length: count }, (_, i) => ({ type, data: () => data(i) })),
+    ),
+  );
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {

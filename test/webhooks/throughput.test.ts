@@ -20,12 +20,18 @@ it('delivers a burst of 3,000 events to one endpoint, each once', async () => {
   for (let i = 0; i < total; i += 500) await emitEvents(app, org.id, 'message.sent', 500);
   const started = Date.now();
   await rig.workers.relayNow();
-  await waitFor('every delivery recorded', async () => {
-    const { rows } = await app.ctx.db.query(
-      `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-       WHERE w.org_id = $1 AND d.status = 'delivered'`, [org.id]);
-    return rows[0].n === total;
-  }, 100_000);
+  await waitFor(
+    'every delivery recorded',
+    async () => {
+      const { rows } = await app.ctx.db.query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       WHERE w.org_id = $1 AND d.status = 'delivered'`,
+        [org.id],
+      );
+      return rows[0].n === total;
+    },
+    100_000,
+  );
   const perSecond = Math.round(total / ((Date.now() - started) / 1000));
   console.log(`webhook deliveries: ${perSecond}/s`);
   expect(receiver.requests).toHaveLength(total);

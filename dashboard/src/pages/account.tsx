@@ -11,13 +11,19 @@ export function Account() {
   });
   return (
     <Page title="Your account">
-      <p>Signed in as <strong>{me.member.email}</strong>, {me.role} of {me.organization.name}.</p>
+      <p>
+        Signed in as <strong>{me.member.email}</strong>, {me.role} of {me.organization.name}.
+      </p>
       <form class="card" onSubmit={onSubmit}>
         <h2>Change your password</h2>
         <Field label="Current password">{(id) => <input id={id} name="currentPassword" type="password" autoComplete="current-password" required />}</Field>
-        <Field label="New password" hint="At least 10 characters.">{(id) => <input id={id} name="newPassword" type="password" autoComplete="new-password" minLength={10} required />}</Field>
+        <Field label="New password" hint="At least 10 characters.">
+          {(id) => <input id={id} name="newPassword" type="password" autoComplete="new-password" minLength={10} required />}
+        </Field>
         <Field label="Repeat the new password">{(id) => <input id={id} name="repeat" type="password" autoComplete="new-password" required />}</Field>
-        <button class="primary" type="submit" disabled={busy}>Change the password</button>
+        <button class="primary" type="submit" disabled={busy}>
+          Change the password
+        </button>
       </form>
     </Page>
   );

@@ -3,7 +3,16 @@ import { api } from '../api';
 import { useMe } from '../session';
 import { Action, Badge, Dialog, Field, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
-interface Key { id: string; name: string; hint: string; scopes: string[]; expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null; createdAt: string }
+interface Key {
+  id: string;
+  name: string;
+  hint: string;
+  scopes: string[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
 const SCOPES = ['messages:send', 'messages:read', 'devices:read', 'devices:write', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write'];
 
 function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void }) {
@@ -12,24 +21,45 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
     const scopes = f.getAll('scopes').map(String);
     if (scopes.length === 0) throw new Error('Choose at least one scope.');
     const made = await api.post<{ secret: string }>('/dashboard/v1/keys', {
-      name: String(f.get('name')), scopes, expiresAt: days ? new Date(Date.now() + days * 86_400_000).toISOString() : null,
+      name: String(f.get('name')),
+      scopes,
+      expiresAt: days ? new Date(Date.now() + days * 86_400_000).toISOString() : null,
     });
     p.onMade(made.secret);
   });
   return (
     <Dialog title="New API key" onClose={p.onClose}>
       <form onSubmit={onSubmit}>
-        <Field label="Name" hint="What uses it: “billing server”, “monitoring”.">{(id) => <input id={id} name="name" required maxLength={128} />}</Field>
+        <Field label="Name" hint="What uses it: “billing server”, “monitoring”.">
+          {(id) => <input id={id} name="name" required maxLength={128} />}
+        </Field>
         <fieldset>
           <legend>Scopes</legend>
-          {SCOPES.map((s) => <label class="check"><input type="checkbox" name="scopes" value={s} defaultChecked={s === 'messages:send' || s === 'messages:read'} /> {s}</label>)}
+          {SCOPES.map((s) => (
+            <label class="check">
+              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'messages:send' || s === 'messages:read'} /> {s}
+            </label>
+          ))}
         </fieldset>
-        <Field label="Expires">{(id) => (
-          <select id={id} name="days" defaultValue="0">
-            <option value="0">Never</option><option value="7">In 7 days</option><option value="30">In 30 days</option><option value="90">In 90 days</option><option value="365">In a year</option>
-          </select>
-        )}</Field>
-        <div class="actions"><button class="primary" type="submit" disabled={busy}>Create the key</button><button type="button" onClick={p.onClose}>Cancel</button></div>
+        <Field label="Expires">
+          {(id) => (
+            <select id={id} name="days" defaultValue="0">
+              <option value="0">Never</option>
+              <option value="7">In 7 days</option>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In a year</option>
+            </select>
+          )}
+        </Field>
+        <div class="actions">
+          <button class="primary" type="submit" disabled={busy}>
+            Create the key
+          </button>
+          <button type="button" onClick={p.onClose}>
+            Cancel
+          </button>
+        </div>
       </form>
     </Dialog>
   );
@@ -44,28 +74,78 @@ export function Keys() {
   useEffect(() => void load(), []);
   const live = keys?.filter((k) => !k.revokedAt) ?? null;
   return (
-    <Page title="API keys" actions={can('admin') && <button type="button" class="primary" onClick={() => setCreating(true)}>Create a key</button>}>
+    <Page
+      title="API keys"
+      actions={
+        can('admin') && (
+          <button type="button" class="primary" onClick={() => setCreating(true)}>
+            Create a key
+          </button>
+        )
+      }
+    >
       {secret && <ShownOnce label="Your new API key" value={secret} onDone={() => setSecret(null)} />}
-      <Table caption="Live API keys" rows={live} rowKey={(k) => k.id}
+      <Table
+        caption="Live API keys"
+        rows={live}
+        rowKey={(k) => k.id}
         empty={<p>No live API key. {can('admin') ? 'Create one to send messages from your own software.' : 'An admin can create one.'}</p>}
         columns={[
-          { label: 'Name', cell: (k) => <>{k.name} <code class="muted">{k.hint}…</code></> },
+          {
+            label: 'Name',
+            cell: (k) => (
+              <>
+                {k.name} <code class="muted">{k.hint}…</code>
+              </>
+            ),
+          },
           { label: 'Scopes', cell: (k) => k.scopes.join(', '), class: 'wide' },
-          { label: 'Last used', cell: (k) => k.lastUsedAt ? <Time at={k.lastUsedAt} /> : 'never' },
-          { label: 'Expires', cell: (k) => k.expiresAt ? (new Date(k.expiresAt).getTime() < Date.now() ? <Badge value="expired" /> : <Time at={k.expiresAt} />) : 'never' },
-          ...(can('admin') ? [{ label: 'Actions', cell: (k: Key) => (
-            <div class="actions">
-              <Action confirm={`Rotate “${k.name}”? A new secret is shown once and the current one stops working at once.`} run={async () => {
-                setSecret((await api.post<{ secret: string }>(`/dashboard/v1/keys/${k.id}/rotate`)).secret);
-                await load();
-              }}>Rotate</Action>
-              <Action kind="danger" confirm={`Revoke “${k.name}”? It stops working at once; software using it gets 401.`} done={`“${k.name}” is revoked.`}
-                run={async () => { await api.del(`/dashboard/v1/keys/${k.id}`); await load(); }}>Revoke</Action>
-            </div>
-          ) }] : []),
-        ]} />
+          { label: 'Last used', cell: (k) => (k.lastUsedAt ? <Time at={k.lastUsedAt} /> : 'never') },
+          { label: 'Expires', cell: (k) => (k.expiresAt ? new Date(k.expiresAt).getTime() < Date.now() ? <Badge value="expired" /> : <Time at={k.expiresAt} /> : 'never') },
+          ...(can('admin')
+            ? [
+                {
+                  label: 'Actions',
+                  cell: (k: Key) => (
+                    <div class="actions">
+                      <Action
+                        confirm={`Rotate “${k.name}”? A new secret is shown once and the current one stops working at once.`}
+                        run={async () => {
+                          setSecret((await api.post<{ secret: string }>(`/dashboard/v1/keys/${k.id}/rotate`)).secret);
+                          await load();
+                        }}
+                      >
+                        Rotate
+                      </Action>
+                      <Action
+                        kind="danger"
+                        confirm={`Revoke “${k.name}”? It stops working at once; software using it gets 401.`}
+                        done={`“${k.name}” is revoked.`}
+                        run={async () => {
+                          await api.del(`/dashboard/v1/keys/${k.id}`);
+                          await load();
+                        }}
+                      >
+                        Revoke
+                      </Action>
+                    </div>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
       {keys && keys.length > (live?.length ?? 0) && <p class="muted">{keys.length - (live?.length ?? 0)} revoked or rotated key(s) not shown.</p>}
-      {creating && <CreateKey onClose={() => setCreating(false)} onMade={(s) => { setCreating(false); setSecret(s); void load(); }} />}
+      {creating && (
+        <CreateKey
+          onClose={() => setCreating(false)}
+          onMade={(s) => {
+            setCreating(false);
+            setSecret(s);
+            void load();
+          }}
+        />
+      )}
     </Page>
   );
 }

@@ -27,33 +27,58 @@ export function LinkPage(p: { onSignedIn: (m: Me) => void }) {
     if (f.get('email')) body.email = f.get('email');
     p.onSignedIn(await api.post<Me>('/dashboard/v1/links/accept', body));
   });
-  if (info === null) return <main class="narrow" id="main"><p aria-busy="true">Opening the link…</p></main>;
+  if (info === null)
+    return (
+      <main class="narrow" id="main">
+        <p aria-busy="true">Opening the link…</p>
+      </main>
+    );
   if (typeof info === 'string') {
     return (
       <main class="narrow" id="main">
-        <h1 tabIndex={-1} id="page-title">This link cannot be used</h1>
+        <h1 tabIndex={-1} id="page-title">
+          This link cannot be used
+        </h1>
         <p>{info} A link works once, for a limited time. Ask an owner for a new one.</p>
-        <p><a href="/">Go to sign-in</a></p>
+        <p>
+          <a href="/">Go to sign-in</a>
+        </p>
       </main>
     );
   }
   return (
     <main class="narrow" id="main">
-      <h1 tabIndex={-1} id="page-title">{TITLES[info.kind]}</h1>
-      {info.organization && info.kind !== 'reset' && <p>You will be <strong>{info.role}</strong> of <strong>{info.organization.name}</strong>.</p>}
+      <h1 tabIndex={-1} id="page-title">
+        {TITLES[info.kind]}
+      </h1>
+      {info.organization && info.kind !== 'reset' && (
+        <p>
+          You will be <strong>{info.role}</strong> of <strong>{info.organization.name}</strong>.
+        </p>
+      )}
       <form class="card" onSubmit={onSubmit}>
-        {info.email ? <p>Email: <strong>{info.email}</strong></p> : (
+        {info.email ? (
+          <p>
+            Email: <strong>{info.email}</strong>
+          </p>
+        ) : (
           <Field label="Your email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required />}</Field>
         )}
         {info.existingMember && info.kind !== 'reset' ? (
-          <Field label="Your current password" hint="You already have an account: sign in with it to join.">{(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}</Field>
+          <Field label="Your current password" hint="You already have an account: sign in with it to join.">
+            {(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}
+          </Field>
         ) : (
           <>
-            <Field label="New password" hint="At least 10 characters.">{(id) => <input id={id} name="password" type="password" autoComplete="new-password" minLength={10} required />}</Field>
+            <Field label="New password" hint="At least 10 characters.">
+              {(id) => <input id={id} name="password" type="password" autoComplete="new-password" minLength={10} required />}
+            </Field>
             <Field label="Repeat the password">{(id) => <input id={id} name="repeat" type="password" autoComplete="new-password" required />}</Field>
           </>
         )}
-        <button class="primary" type="submit" disabled={busy}>{info.kind === 'reset' ? 'Set the password' : info.existingMember ? 'Join' : 'Create my account'}</button>
+        <button class="primary" type="submit" disabled={busy}>
+          {info.kind === 'reset' ? 'Set the password' : info.existingMember ? 'Join' : 'Create my account'}
+        </button>
       </form>
     </main>
   );

@@ -7,11 +7,31 @@ import { useMe } from '../session';
 import { Action, Badge, Field, Loading, Page, Pager, Table, Time, notify } from '../ui';
 
 export interface Message {
-  id: string; to: string; body: string; status: string; segments: number; encoding: string; deviceId: string | null;
-  failureCode: string | null; createdAt: string; updatedAt: string; resendOfId: string | null; batchId: string | null;
+  id: string;
+  to: string;
+  body: string;
+  status: string;
+  segments: number;
+  encoding: string;
+  deviceId: string | null;
+  failureCode: string | null;
+  createdAt: string;
+  updatedAt: string;
+  resendOfId: string | null;
+  batchId: string | null;
 }
-interface Event { fromStatus: string | null; toStatus: string; source: string; code: string | null; deviceId: string | null; at: string }
-interface Device { id: string; name: string }
+interface Event {
+  fromStatus: string | null;
+  toStatus: string;
+  source: string;
+  code: string | null;
+  deviceId: string | null;
+  at: string;
+}
+interface Device {
+  id: string;
+  name: string;
+}
 
 const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
 const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
@@ -20,7 +40,14 @@ export function Messages(p: { search: string }) {
   const filters = { status: queryParam(p.search, 'status'), deviceId: queryParam(p.search, 'deviceId'), to: queryParam(p.search, 'to') };
   const list = useCursorList<Message>('/v1/messages', 'messages', filters);
   const [devices, setDevices] = useState<Device[]>([]);
-  useEffect(() => void api.get<{ devices: Device[] }>('/v1/devices').then((d) => setDevices(d.devices), () => undefined), []);
+  useEffect(
+    () =>
+      void api.get<{ devices: Device[] }>('/v1/devices').then(
+        (d) => setDevices(d.devices),
+        () => undefined,
+      ),
+    [],
+  );
   useLive('messages', () => void list.reload());
   const setFilter = (name: string, value: string) => {
     const q = new URLSearchParams(p.search);
@@ -30,20 +57,43 @@ export function Messages(p: { search: string }) {
   };
   const { can } = useMe();
   return (
-    <Page title="Messages" actions={can('admin') && <a class="button primary" href="/send">Send messages</a>}>
-      <form class="filters" onSubmit={(e) => { e.preventDefault(); setFilter('to', String(new FormData(e.currentTarget).get('to') ?? '')); }}>
-        <Field label="Status">{(id) => (
-          <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => <option value={s}>{s}</option>)}
-          </select>
-        )}</Field>
-        <Field label="Phone">{(id) => (
-          <select id={id} value={filters.deviceId} onChange={(e) => setFilter('deviceId', e.currentTarget.value)}>
-            <option value="">Any phone</option>
-            {devices.map((d) => <option value={d.id}>{d.name}</option>)}
-          </select>
-        )}</Field>
+    <Page
+      title="Messages"
+      actions={
+        can('admin') && (
+          <a class="button primary" href="/send">
+            Send messages
+          </a>
+        )
+      }
+    >
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter('to', String(new FormData(e.currentTarget).get('to') ?? ''));
+        }}
+      >
+        <Field label="Status">
+          {(id) => (
+            <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
+              <option value="">Any status</option>
+              {STATUSES.map((s) => (
+                <option value={s}>{s}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Phone">
+          {(id) => (
+            <select id={id} value={filters.deviceId} onChange={(e) => setFilter('deviceId', e.currentTarget.value)}>
+              <option value="">Any phone</option>
+              {devices.map((d) => (
+                <option value={d.id}>{d.name}</option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field label="Recipient">{(id) => <input id={id} name="to" type="search" defaultValue={filters.to} placeholder="034 12 345 67" />}</Field>
         <button type="submit">Filter</button>
       </form>
@@ -51,9 +101,15 @@ export function Messages(p: { search: string }) {
         caption="Messages, newest first"
         rows={list.rows}
         rowKey={(m) => m.id}
-        empty={filters.status || filters.deviceId || filters.to
-          ? <p>No message matches these filters. <a href="/messages">Clear the filters</a>.</p>
-          : <p>No message yet. {can('admin') ? <a href="/send">Send your first message</a> : 'Messages sent by the organization appear here.'}</p>}
+        empty={
+          filters.status || filters.deviceId || filters.to ? (
+            <p>
+              No message matches these filters. <a href="/messages">Clear the filters</a>.
+            </p>
+          ) : (
+            <p>No message yet. {can('admin') ? <a href="/send">Send your first message</a> : 'Messages sent by the organization appear here.'}</p>
+          )
+        }
         columns={[
           { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
           { label: 'Status', cell: (m) => <Badge value={m.status} /> },
@@ -72,33 +128,81 @@ export function MessageDetail(p: { id: string }) {
   useEffect(() => void load(), [p.id]);
   useLive('messages', () => void load());
   const { can } = useMe();
-  if (!m) return <Page title="Message"><Loading /></Page>;
+  if (!m)
+    return (
+      <Page title="Message">
+        <Loading />
+      </Page>
+    );
   return (
-    <Page title={`Message to ${m.to}`} actions={can('admin') && (
-      <>
-        {m.status === 'queued' || m.status === 'accepted' ? (
-          <Action kind="danger" confirm="The message will not be sent. This cannot be undone." done="Message cancelled." run={async () => setM({ ...m, ...(await api.post<Message>(`/v1/messages/${m.id}/cancel`)) })}>Cancel message</Action>
-        ) : null}
-        {FINAL.has(m.status) && m.status !== 'sent' ? (
-          <Action kind="primary" done="Sent again as a new message." run={async () => {
-            const r = await api.post<{ messages: Message[] }>(`/v1/messages/${m.id}/resend`, undefined, { 'idempotency-key': `resend-${m.id}-${Date.now()}` });
-            navigate(`/messages/${r.messages[0]!.id}`);
-          }}>Resend</Action>
-        ) : null}
-      </>
-    )}>
+    <Page
+      title={`Message to ${m.to}`}
+      actions={
+        can('admin') && (
+          <>
+            {m.status === 'queued' || m.status === 'accepted' ? (
+              <Action
+                kind="danger"
+                confirm="The message will not be sent. This cannot be undone."
+                done="Message cancelled."
+                run={async () => setM({ ...m, ...(await api.post<Message>(`/v1/messages/${m.id}/cancel`)) })}
+              >
+                Cancel message
+              </Action>
+            ) : null}
+            {FINAL.has(m.status) && m.status !== 'sent' ? (
+              <Action
+                kind="primary"
+                done="Sent again as a new message."
+                run={async () => {
+                  const r = await api.post<{ messages: Message[] }>(`/v1/messages/${m.id}/resend`, undefined, { 'idempotency-key': `resend-${m.id}-${Date.now()}` });
+                  navigate(`/messages/${r.messages[0]!.id}`);
+                }}
+              >
+                Resend
+              </Action>
+            ) : null}
+          </>
+        )
+      }
+    >
       <dl class="facts">
-        <dt>Status</dt><dd><Badge value={m.status} />{m.failureCode && <> — {m.failureCode}</>}</dd>
-        <dt>Body</dt><dd class="body">{m.body}</dd>
-        <dt>Segments</dt><dd>{m.segments} ({m.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'})</dd>
-        <dt>Phone</dt><dd>{m.deviceId ?? 'not claimed yet'}</dd>
-        {m.resendOfId && <><dt>Resend of</dt><dd><a href={`/messages/${m.resendOfId}`}>{m.resendOfId}</a></dd></>}
-        <dt>Id</dt><dd><code>{m.id}</code></dd>
+        <dt>Status</dt>
+        <dd>
+          <Badge value={m.status} />
+          {m.failureCode && <> — {m.failureCode}</>}
+        </dd>
+        <dt>Body</dt>
+        <dd class="body">{m.body}</dd>
+        <dt>Segments</dt>
+        <dd>
+          {m.segments} ({m.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'})
+        </dd>
+        <dt>Phone</dt>
+        <dd>{m.deviceId ?? 'not claimed yet'}</dd>
+        {m.resendOfId && (
+          <>
+            <dt>Resend of</dt>
+            <dd>
+              <a href={`/messages/${m.resendOfId}`}>{m.resendOfId}</a>
+            </dd>
+          </>
+        )}
+        <dt>Id</dt>
+        <dd>
+          <code>{m.id}</code>
+        </dd>
       </dl>
       <h2>Timeline</h2>
       <ol class="timeline">
         {m.events.map((e) => (
-          <li><Badge value={e.toStatus} /> <Time at={e.at} /> <span class="muted">by {e.source}{e.code ? `, ${e.code}` : ''}</span></li>
+          <li>
+            <Badge value={e.toStatus} /> <Time at={e.at} />{' '}
+            <span class="muted">
+              by {e.source}
+              {e.code ? `, ${e.code}` : ''}
+            </span>
+          </li>
         ))}
       </ol>
     </Page>

@@ -9,10 +9,23 @@ import { Action, Badge, Dialog, Field, Loading, Page, Pager, Table, Time, notify
 import { allPages } from './received';
 
 interface MoneyEvent {
-  id: string; incomingMessageId: string; provider: string; classification: string; parsingStatus: string; verification: string;
-  direction: string | null; amountMinor: number | null; currency: string | null; reference: string | null; counterpartyName: string | null;
-  counterpartyPhoneMasked: string | null; providerTimestamp: string | null; balanceMinor: number | null; feesMinor: number | null;
-  review: { status: string; note: string | null; reviewedAt: string | null }; createdAt: string;
+  id: string;
+  incomingMessageId: string;
+  provider: string;
+  classification: string;
+  parsingStatus: string;
+  verification: string;
+  direction: string | null;
+  amountMinor: number | null;
+  currency: string | null;
+  reference: string | null;
+  counterpartyName: string | null;
+  counterpartyPhoneMasked: string | null;
+  providerTimestamp: string | null;
+  balanceMinor: number | null;
+  feesMinor: number | null;
+  review: { status: string; note: string | null; reviewedAt: string | null };
+  createdAt: string;
 }
 const PROVIDERS: Record<string, string> = { provider_a: 'MVola', provider_b: 'Orange Money', provider_c: 'Airtel Money' };
 const money = (minor: number | null, currency: string | null) => (minor === null ? '—' : `${(minor / 100).toLocaleString(undefined, { minimumFractionDigits: 2 })} ${currency ?? ''}`);
@@ -22,10 +35,13 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
   const [sms, setSms] = useState<{ from: string; body: string | null } | null>(null);
   const { can } = useMe();
   useEffect(() => {
-    api.get<MoneyEvent>(`/v1/mobile-money/${p.id}`).then((ev) => {
-      setE(ev);
-      return api.get<{ from: string; body: string | null }>(`/v1/incoming/${ev.incomingMessageId}`).then(setSms);
-    }).catch(notify.error);
+    api
+      .get<MoneyEvent>(`/v1/mobile-money/${p.id}`)
+      .then((ev) => {
+        setE(ev);
+        return api.get<{ from: string; body: string | null }>(`/v1/incoming/${ev.incomingMessageId}`).then(setSms);
+      })
+      .catch(notify.error);
   }, [p.id]);
   const { busy, onSubmit } = useSubmit(async (f) => {
     setE(await api.post<MoneyEvent>(`/dashboard/v1/mobile-money/${p.id}/review`, { note: String(f.get('note') ?? '') }));
@@ -34,32 +50,62 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
   });
   return (
     <Dialog title="Mobile-money record" onClose={p.onClose}>
-      {!e ? <Loading /> : (
+      {!e ? (
+        <Loading />
+      ) : (
         <>
-          <p class="warning"><strong>Unverified.</strong> Read from an SMS; an SMS can be forged. Confirm with the provider before acting on it.</p>
+          <p class="warning">
+            <strong>Unverified.</strong> Read from an SMS; an SMS can be forged. Confirm with the provider before acting on it.
+          </p>
           <div class="side-by-side">
-            <div><h3>The SMS</h3><p class="muted">From {sms?.from ?? '…'}</p><blockquote class="body">{sms?.body ?? 'removed after the retention period'}</blockquote></div>
-            <div><h3>What was read</h3>
+            <div>
+              <h3>The SMS</h3>
+              <p class="muted">From {sms?.from ?? '…'}</p>
+              <blockquote class="body">{sms?.body ?? 'removed after the retention period'}</blockquote>
+            </div>
+            <div>
+              <h3>What was read</h3>
               <dl class="facts">
-                <dt>Provider</dt><dd>{PROVIDERS[e.provider] ?? e.provider}</dd>
-                <dt>Reading</dt><dd><Badge value={e.classification} /> {e.parsingStatus}</dd>
-                <dt>Direction</dt><dd>{e.direction ?? '—'}</dd>
-                <dt>Amount</dt><dd>{money(e.amountMinor, e.currency)}</dd>
-                <dt>Fees</dt><dd>{money(e.feesMinor, e.currency)}</dd>
-                <dt>Balance</dt><dd>{money(e.balanceMinor, e.currency)}</dd>
-                <dt>Counterparty</dt><dd>{e.counterpartyName ?? '—'} {e.counterpartyPhoneMasked ?? ''}</dd>
-                <dt>Reference</dt><dd>{e.reference ?? '—'}</dd>
-                <dt>Review</dt><dd><Badge value={e.review.status} /> {e.review.note}</dd>
+                <dt>Provider</dt>
+                <dd>{PROVIDERS[e.provider] ?? e.provider}</dd>
+                <dt>Reading</dt>
+                <dd>
+                  <Badge value={e.classification} /> {e.parsingStatus}
+                </dd>
+                <dt>Direction</dt>
+                <dd>{e.direction ?? '—'}</dd>
+                <dt>Amount</dt>
+                <dd>{money(e.amountMinor, e.currency)}</dd>
+                <dt>Fees</dt>
+                <dd>{money(e.feesMinor, e.currency)}</dd>
+                <dt>Balance</dt>
+                <dd>{money(e.balanceMinor, e.currency)}</dd>
+                <dt>Counterparty</dt>
+                <dd>
+                  {e.counterpartyName ?? '—'} {e.counterpartyPhoneMasked ?? ''}
+                </dd>
+                <dt>Reference</dt>
+                <dd>{e.reference ?? '—'}</dd>
+                <dt>Review</dt>
+                <dd>
+                  <Badge value={e.review.status} /> {e.review.note}
+                </dd>
               </dl>
             </div>
           </div>
           {can('admin') && (
             <form onSubmit={onSubmit}>
               <Field label="Review note">{(id) => <textarea id={id} name="note" rows={2} required maxLength={2000} defaultValue={e.review.note ?? ''} />}</Field>
-              <button class="primary" type="submit" disabled={busy}>Mark as reviewed</button>
+              <button class="primary" type="submit" disabled={busy}>
+                Mark as reviewed
+              </button>
             </form>
           )}
-          <p><button type="button" onClick={p.onClose}>Close</button></p>
+          <p>
+            <button type="button" onClick={p.onClose}>
+              Close
+            </button>
+          </p>
         </>
       )}
     </Dialog>
@@ -78,30 +124,69 @@ export function MobileMoney(p: { search: string }) {
     navigate(`/mobile-money${q.size ? `?${q}` : ''}`);
   };
   return (
-    <Page title="Mobile money" actions={
-      <Action done="The CSV file is downloaded." run={async () => {
-        const rows = await allPages<MoneyEvent>('/v1/mobile-money', 'events', filters);
-        downloadCsv('mobile-money.csv', ['id', 'createdAt', 'provider', 'classification', 'verification', 'direction', 'amount', 'currency', 'reference', 'counterparty', 'review'],
-          rows.map((r) => [r.id, r.createdAt, PROVIDERS[r.provider] ?? r.provider, r.classification, r.verification, r.direction, r.amountMinor === null ? '' : r.amountMinor / 100, r.currency, r.reference, r.counterpartyName, r.review.status]));
-      }}>Export CSV</Action>
-    }>
+    <Page
+      title="Mobile money"
+      actions={
+        <Action
+          done="The CSV file is downloaded."
+          run={async () => {
+            const rows = await allPages<MoneyEvent>('/v1/mobile-money', 'events', filters);
+            downloadCsv(
+              'mobile-money.csv',
+              ['id', 'createdAt', 'provider', 'classification', 'verification', 'direction', 'amount', 'currency', 'reference', 'counterparty', 'review'],
+              rows.map((r) => [
+                r.id,
+                r.createdAt,
+                PROVIDERS[r.provider] ?? r.provider,
+                r.classification,
+                r.verification,
+                r.direction,
+                r.amountMinor === null ? '' : r.amountMinor / 100,
+                r.currency,
+                r.reference,
+                r.counterpartyName,
+                r.review.status,
+              ]),
+            );
+          }}
+        >
+          Export CSV
+        </Action>
+      }
+    >
       <p class="muted">Readings of received SMS that look like MVola, Orange Money or Airtel Money notifications. All are unverified.</p>
       <div class="filters">
-        <Field label="Reading">{(id) => (
-          <select id={id} value={filters.classification} onChange={(e) => navigate(e.currentTarget.value ? `/mobile-money?classification=${e.currentTarget.value}` : '/mobile-money')}>
-            <option value="">Any</option><option value="matched">matched</option><option value="ambiguous">ambiguous</option><option value="unknown">unknown</option>
-          </select>
-        )}</Field>
+        <Field label="Reading">
+          {(id) => (
+            <select id={id} value={filters.classification} onChange={(e) => navigate(e.currentTarget.value ? `/mobile-money?classification=${e.currentTarget.value}` : '/mobile-money')}>
+              <option value="">Any</option>
+              <option value="matched">matched</option>
+              <option value="ambiguous">ambiguous</option>
+              <option value="unknown">unknown</option>
+            </select>
+          )}
+        </Field>
       </div>
-      <Table caption="Mobile-money records, newest first" rows={list.rows} rowKey={(e) => e.id}
+      <Table
+        caption="Mobile-money records, newest first"
+        rows={list.rows}
+        rowKey={(e) => e.id}
         empty={<p>No mobile-money SMS yet. They appear when a paired phone receives a notification from MVola, Orange Money or Airtel Money.</p>}
         columns={[
-          { label: 'Provider', cell: (e) => <button type="button" class="link" onClick={() => setOpen(e.id)}>{PROVIDERS[e.provider] ?? e.provider}</button> },
+          {
+            label: 'Provider',
+            cell: (e) => (
+              <button type="button" class="link" onClick={() => setOpen(e.id)}>
+                {PROVIDERS[e.provider] ?? e.provider}
+              </button>
+            ),
+          },
           { label: 'Amount', cell: (e) => money(e.amountMinor, e.currency) },
           { label: 'Reading', cell: (e) => <Badge value={e.classification} /> },
           { label: 'Review', cell: (e) => <Badge value={e.review.status} /> },
           { label: 'Received', cell: (e) => <Time at={e.createdAt} /> },
-        ]} />
+        ]}
+      />
       <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
       {open && <Record id={open} onClose={() => setOpen('')} onReviewed={() => void list.reload()} />}
     </Page>

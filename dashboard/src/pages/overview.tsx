@@ -10,9 +10,18 @@ interface Overview {
   devices: { online: number; stale: number; neverSeen: number; revoked: number };
   webhooks: { endpoints: number; failing: number };
 }
-interface Stats { buckets: { start: string; byStatus: Record<string, number> }[] }
+interface Stats {
+  buckets: { start: string; byStatus: Record<string, number> }[];
+}
 
-const SERIES: [string, string][] = [['delivered', '#1a7f37'], ['sent', '#2f81f7'], ['queued', '#8250df'], ['failed', '#cf222e'], ['expired', '#bc4c00'], ['cancelled', '#6e7781']];
+const SERIES: [string, string][] = [
+  ['delivered', '#1a7f37'],
+  ['sent', '#2f81f7'],
+  ['queued', '#8250df'],
+  ['failed', '#cf222e'],
+  ['expired', '#bc4c00'],
+  ['cancelled', '#6e7781'],
+];
 
 function Chart(p: { stats: Stats }) {
   const el = useRef<HTMLDivElement>(null);
@@ -25,11 +34,16 @@ function Chart(p: { stats: Stats }) {
     void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
       if (gone || !el.current) return;
       const width = Math.min(el.current.clientWidth || 600, 1000);
-      plot = new UPlot({
-        width, height: 220,
-        series: [{}, ...SERIES.map(([label, stroke]) => ({ label, stroke, width: 2 }))],
-        axes: [{}, { size: 40 }],
-      }, data, el.current);
+      plot = new UPlot(
+        {
+          width,
+          height: 220,
+          series: [{}, ...SERIES.map(([label, stroke]) => ({ label, stroke, width: 2 }))],
+          axes: [{}, { size: 40 }],
+        },
+        data,
+        el.current,
+      );
     });
     return () => {
       gone = true;
@@ -50,28 +64,61 @@ export function Overview() {
   useEffect(load, [range]);
   useLive('messages', load);
   useLive('device', load);
-  if (!o) return <Page title="Overview"><Loading /></Page>;
+  if (!o)
+    return (
+      <Page title="Overview">
+        <Loading />
+      </Page>
+    );
   const t = o.today;
   const rate = o.deliveryRate === null ? '—' : `${Math.round(o.deliveryRate * 100)} %`;
   return (
     <Page title="Overview">
       <div class="figures">
-        <a class="figure" href="/messages"><span class="big" data-testid="today-total">{t.total}</span> messages today <span class="muted">of {t.dailyLimit} allowed</span>
-          <meter min={0} max={t.dailyLimit} value={t.total} aria-label="Share of the daily limit used" /></a>
-        <a class="figure" href="/messages?status=delivered"><span class="big">{rate}</span> delivered today</a>
-        <a class="figure" href="/phones"><span class="big">{o.devices.online}</span> phones online <span class="muted">{o.devices.stale} stale, {o.devices.neverSeen} never seen</span></a>
-        <a class="figure" href="/webhooks"><span class={`big ${o.webhooks.failing ? 'bad' : ''}`}>{o.webhooks.failing}</span> webhook endpoints failing <span class="muted">of {o.webhooks.endpoints}</span></a>
+        <a class="figure" href="/messages">
+          <span class="big" data-testid="today-total">
+            {t.total}
+          </span>{' '}
+          messages today <span class="muted">of {t.dailyLimit} allowed</span>
+          <meter min={0} max={t.dailyLimit} value={t.total} aria-label="Share of the daily limit used" />
+        </a>
+        <a class="figure" href="/messages?status=delivered">
+          <span class="big">{rate}</span> delivered today
+        </a>
+        <a class="figure" href="/phones">
+          <span class="big">{o.devices.online}</span> phones online{' '}
+          <span class="muted">
+            {o.devices.stale} stale, {o.devices.neverSeen} never seen
+          </span>
+        </a>
+        <a class="figure" href="/webhooks">
+          <span class={`big ${o.webhooks.failing ? 'bad' : ''}`}>{o.webhooks.failing}</span> webhook endpoints failing <span class="muted">of {o.webhooks.endpoints}</span>
+        </a>
       </div>
       <h2>Today by status</h2>
       <ul class="chips">
-        {Object.entries(t.byStatus).map(([s, n]) => <li><a href={`/messages?status=${s}`}>{s}: <strong>{n}</strong></a></li>)}
-        {t.total === 0 && <li class="muted">No message yet today. <a href="/send">Send one</a> or post to /v1/messages with an API key.</li>}
+        {Object.entries(t.byStatus).map(([s, n]) => (
+          <li>
+            <a href={`/messages?status=${s}`}>
+              {s}: <strong>{n}</strong>
+            </a>
+          </li>
+        ))}
+        {t.total === 0 && (
+          <li class="muted">
+            No message yet today. <a href="/send">Send one</a> or post to /v1/messages with an API key.
+          </li>
+        )}
       </ul>
       <h2>Messages per hour</h2>
-      <div role="group" aria-label="Range" class="actions">
-        <button type="button" aria-pressed={range === '24h'} onClick={() => setRange('24h')}>Last 24 hours</button>
-        <button type="button" aria-pressed={range === '7d'} onClick={() => setRange('7d')}>Last 7 days</button>
-      </div>
+      <fieldset aria-label="Range" class="actions toggles">
+        <button type="button" aria-pressed={range === '24h'} onClick={() => setRange('24h')}>
+          Last 24 hours
+        </button>
+        <button type="button" aria-pressed={range === '7d'} onClick={() => setRange('7d')}>
+          Last 7 days
+        </button>
+      </fieldset>
       {stats ? <Chart stats={stats} /> : <Loading />}
     </Page>
   );

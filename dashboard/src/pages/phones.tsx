@@ -5,13 +5,29 @@ import { useMe } from '../session';
 import { Action, Badge, Dialog, Empty, Field, Loading, Page, Time, notify, useSubmit } from '../ui';
 
 export interface Device {
-  id: string; name: string; model: string | null; status: string; lastSeenAt: string | null; revokedAt: string | null;
-  battery: { percent: number | null; charging: boolean | null }; networkType: string | null; appVersion: string | null;
-  outboundEnabled: boolean; draining: boolean; defaultSimSubscriptionId: number | null; queueDepth: number;
-  socket: { connected: boolean; lastChangedAt: string | null }; inbound: { state: string; reason?: string };
+  id: string;
+  name: string;
+  model: string | null;
+  status: string;
+  lastSeenAt: string | null;
+  revokedAt: string | null;
+  battery: { percent: number | null; charging: boolean | null };
+  networkType: string | null;
+  appVersion: string | null;
+  outboundEnabled: boolean;
+  draining: boolean;
+  defaultSimSubscriptionId: number | null;
+  queueDepth: number;
+  socket: { connected: boolean; lastChangedAt: string | null };
+  inbound: { state: string; reason?: string };
   sims: { subscriptionId: number; slotIndex: number | null; carrierName: string | null; displayName: string | null; phoneNumber: string | null; removedAt: string | null }[];
 }
-interface Pairing { code: string; expiresAt: string; qrPayload: string; server: string }
+interface Pairing {
+  code: string;
+  expiresAt: string;
+  qrPayload: string;
+  server: string;
+}
 
 const INBOUND_REASON: Record<string, string> = {
   revoked: 'the phone is revoked',
@@ -27,8 +43,14 @@ function Countdown(p: { until: string; onEnd: () => void }) {
     return () => clearInterval(t);
   }, []);
   const left = Math.max(0, Math.round((new Date(p.until).getTime() - now) / 1000));
-  useEffect(() => { if (left === 0) p.onEnd(); }, [left === 0]);
-  return <span role="timer" aria-live="off">{Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}</span>;
+  useEffect(() => {
+    if (left === 0) p.onEnd();
+  }, [left === 0]);
+  return (
+    <span role="timer" aria-live="off">
+      {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}
+    </span>
+  );
 }
 
 function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Device[] }) {
@@ -47,24 +69,51 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
   return (
     <Dialog title="Pair a phone" onClose={p.onClose}>
       {paired ? (
-        <p role="status"><strong>{paired.name}</strong> is paired. <button type="button" class="primary" onClick={p.onClose}>Done</button></p>
-      ) : !pairing ? <Loading /> : expired ? (
-        <p>The code expired. <button type="button" class="primary" onClick={fresh}>Make a new code</button></p>
+        <p role="status">
+          <strong>{paired.name}</strong> is paired.{' '}
+          <button type="button" class="primary" onClick={p.onClose}>
+            Done
+          </button>
+        </p>
+      ) : !pairing ? (
+        <Loading />
+      ) : expired ? (
+        <p>
+          The code expired.{' '}
+          <button type="button" class="primary" onClick={fresh}>
+            Make a new code
+          </button>
+        </p>
       ) : (
         <>
           <p>In the Hafatra app on the phone, scan this code, or type the server address and the code.</p>
           <div class="qr" role="img" aria-label="QR code to pair a phone" dangerouslySetInnerHTML={{ __html: qr }} />
-          <p>Server: <code>{pairing.server}</code></p>
-          <p>Code: <code class="pairing-code" data-testid="pairing-code">{pairing.code}</code></p>
-          <p class="muted">Valid for <Countdown until={pairing.expiresAt} onEnd={() => setExpired(true)} />. This page shows the phone the moment it pairs.</p>
-          <button type="button" onClick={p.onClose}>Close</button>
+          <p>
+            Server: <code>{pairing.server}</code>
+          </p>
+          <p>
+            Code:{' '}
+            <code class="pairing-code" data-testid="pairing-code">
+              {pairing.code}
+            </code>
+          </p>
+          <p class="muted">
+            Valid for <Countdown until={pairing.expiresAt} onEnd={() => setExpired(true)} />. This page shows the phone the moment it pairs.
+          </p>
+          <button type="button" onClick={p.onClose}>
+            Close
+          </button>
         </>
       )}
     </Dialog>
   );
 }
 
-interface Pacing { pacingPerMinute: number | null; simDailyCap: number | null; defaultPacingPerMinute: number }
+interface Pacing {
+  pacingPerMinute: number | null;
+  simDailyCap: number | null;
+  defaultPacingPerMinute: number;
+}
 
 function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device) => void }) {
   const d = p.device;
@@ -75,7 +124,9 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
     await api.patch(`/dashboard/v1/devices/${d.id}/pacing`, { pacingPerMinute: num('pace'), simDailyCap: num('cap') });
     const sim = String(f.get('sim') ?? '');
     const saved = await api.patch<Device>(`/v1/devices/${d.id}`, {
-      name: String(f.get('name')), draining: f.get('draining') === 'on', outboundEnabled: f.get('outbound') === 'on',
+      name: String(f.get('name')),
+      draining: f.get('draining') === 'on',
+      outboundEnabled: f.get('outbound') === 'on',
       defaultSimSubscriptionId: sim === '' ? null : Number(sim),
     });
     notify.success(`${saved.name} saved.`);
@@ -85,21 +136,42 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
     <Dialog title={`Edit ${d.name}`} onClose={p.onClose}>
       <form onSubmit={onSubmit}>
         <Field label="Name">{(id) => <input id={id} name="name" defaultValue={d.name} maxLength={128} required />}</Field>
-        <label class="check"><input type="checkbox" name="outbound" defaultChecked={d.outboundEnabled} /> Sends messages (off: paired and receiving, sends nothing)</label>
-        <label class="check"><input type="checkbox" name="draining" defaultChecked={d.draining} /> Draining (finishes what it holds, takes nothing new)</label>
-        <Field label="Default SIM">{(id) => (
-          <select id={id} name="sim" defaultValue={d.defaultSimSubscriptionId === null ? '' : String(d.defaultSimSubscriptionId)}>
-            <option value="">None: the phone decides</option>
-            {d.sims.filter((s) => !s.removedAt).map((s) => <option value={s.subscriptionId}>{s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`}</option>)}
-          </select>
-        )}</Field>
+        <label class="check">
+          <input type="checkbox" name="outbound" defaultChecked={d.outboundEnabled} /> Sends messages (off: paired and receiving, sends nothing)
+        </label>
+        <label class="check">
+          <input type="checkbox" name="draining" defaultChecked={d.draining} /> Draining (finishes what it holds, takes nothing new)
+        </label>
+        <Field label="Default SIM">
+          {(id) => (
+            <select id={id} name="sim" defaultValue={d.defaultSimSubscriptionId === null ? '' : String(d.defaultSimSubscriptionId)}>
+              <option value="">None: the phone decides</option>
+              {d.sims
+                .filter((s) => !s.removedAt)
+                .map((s) => (
+                  <option value={s.subscriptionId}>{s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`}</option>
+                ))}
+            </select>
+          )}
+        </Field>
         {pacing && (
           <div class="row">
-            <Field label="SMS per minute per SIM" hint={`Empty: the server's default, ${pacing.defaultPacingPerMinute}. Android itself refuses more than about 30.`}>{(id) => <input id={id} name="pace" type="number" min={1} max={10000} defaultValue={pacing.pacingPerMinute === null ? '' : String(pacing.pacingPerMinute)} />}</Field>
-            <Field label="SMS per day per SIM" hint="Empty: no cap (set your plan's limit).">{(id) => <input id={id} name="cap" type="number" min={1} max={1000000} defaultValue={pacing.simDailyCap === null ? '' : String(pacing.simDailyCap)} />}</Field>
+            <Field label="SMS per minute per SIM" hint={`Empty: the server's default, ${pacing.defaultPacingPerMinute}. Android itself refuses more than about 30.`}>
+              {(id) => <input id={id} name="pace" type="number" min={1} max={10000} defaultValue={pacing.pacingPerMinute === null ? '' : String(pacing.pacingPerMinute)} />}
+            </Field>
+            <Field label="SMS per day per SIM" hint="Empty: no cap (set your plan's limit).">
+              {(id) => <input id={id} name="cap" type="number" min={1} max={1000000} defaultValue={pacing.simDailyCap === null ? '' : String(pacing.simDailyCap)} />}
+            </Field>
           </div>
         )}
-        <div class="actions"><button class="primary" type="submit" disabled={busy || !pacing}>Save</button><button type="button" onClick={p.onClose}>Cancel</button></div>
+        <div class="actions">
+          <button class="primary" type="submit" disabled={busy || !pacing}>
+            Save
+          </button>
+          <button type="button" onClick={p.onClose}>
+            Cancel
+          </button>
+        </div>
       </form>
     </Dialog>
   );
@@ -116,40 +188,106 @@ export function Phones() {
   const live = devices?.filter((d) => d.status !== 'revoked') ?? [];
   const revoked = devices?.filter((d) => d.status === 'revoked') ?? [];
   return (
-    <Page title="Phones" actions={can('admin') && <button type="button" class="primary" onClick={() => setPairFrom(new Set(devices?.map((d) => d.id)))}>Pair a phone</button>}>
-      {devices === null ? <Loading /> : live.length === 0 ? (
-        <Empty><p>No phone is paired yet. {can('admin') ? 'Choose “Pair a phone” and scan the code with the Hafatra app.' : 'An admin can pair one.'}</p></Empty>
+    <Page
+      title="Phones"
+      actions={
+        can('admin') && (
+          <button type="button" class="primary" onClick={() => setPairFrom(new Set(devices?.map((d) => d.id)))}>
+            Pair a phone
+          </button>
+        )
+      }
+    >
+      {devices === null ? (
+        <Loading />
+      ) : live.length === 0 ? (
+        <Empty>
+          <p>No phone is paired yet. {can('admin') ? 'Choose “Pair a phone” and scan the code with the Hafatra app.' : 'An admin can pair one.'}</p>
+        </Empty>
       ) : (
         <ul class="cards">
           {live.map((d) => (
             <li class="card phone" data-testid="phone">
-              <h2>{d.name} <Badge value={d.status} /></h2>
+              <h2>
+                {d.name} <Badge value={d.status} />
+              </h2>
               <dl class="facts">
-                <dt>Last seen</dt><dd><Time at={d.lastSeenAt} /></dd>
-                <dt>Socket</dt><dd>{d.socket.connected ? 'connected' : 'not connected'}</dd>
-                <dt>Battery</dt><dd>{d.battery.percent === null ? '—' : `${d.battery.percent} %${d.battery.charging ? ', charging' : ''}`}</dd>
-                <dt>Network</dt><dd>{d.networkType ?? '—'}</dd>
-                <dt>Waiting to send</dt><dd>{d.queueDepth}</dd>
-                <dt>Sending</dt><dd>{!d.outboundEnabled ? 'paused' : d.draining ? 'draining' : 'on'}</dd>
-                <dt>Receiving</dt><dd>{d.inbound.state === 'unlocked' ? 'on' : `locked: ${INBOUND_REASON[d.inbound.reason ?? ''] ?? d.inbound.reason}`}</dd>
-                <dt>SIMs</dt><dd>{d.sims.filter((s) => !s.removedAt).map((s) => s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`).join(', ') || '—'}</dd>
-                <dt>App</dt><dd>{d.appVersion ?? '—'}{d.model ? ` on ${d.model}` : ''}</dd>
+                <dt>Last seen</dt>
+                <dd>
+                  <Time at={d.lastSeenAt} />
+                </dd>
+                <dt>Socket</dt>
+                <dd>{d.socket.connected ? 'connected' : 'not connected'}</dd>
+                <dt>Battery</dt>
+                <dd>{d.battery.percent === null ? '—' : `${d.battery.percent} %${d.battery.charging ? ', charging' : ''}`}</dd>
+                <dt>Network</dt>
+                <dd>{d.networkType ?? '—'}</dd>
+                <dt>Waiting to send</dt>
+                <dd>{d.queueDepth}</dd>
+                <dt>Sending</dt>
+                <dd>{!d.outboundEnabled ? 'paused' : d.draining ? 'draining' : 'on'}</dd>
+                <dt>Receiving</dt>
+                <dd>{d.inbound.state === 'unlocked' ? 'on' : `locked: ${INBOUND_REASON[d.inbound.reason ?? ''] ?? d.inbound.reason}`}</dd>
+                <dt>SIMs</dt>
+                <dd>
+                  {d.sims
+                    .filter((s) => !s.removedAt)
+                    .map((s) => s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`)
+                    .join(', ') || '—'}
+                </dd>
+                <dt>App</dt>
+                <dd>
+                  {d.appVersion ?? '—'}
+                  {d.model ? ` on ${d.model}` : ''}
+                </dd>
               </dl>
               {can('admin') && (
                 <div class="actions">
-                  <button type="button" onClick={() => setEditing(d)}>Edit</button>
-                  <Action kind="danger" done={`${d.name} is revoked.`}
+                  <button type="button" onClick={() => setEditing(d)}>
+                    Edit
+                  </button>
+                  <Action
+                    kind="danger"
+                    done={`${d.name} is revoked.`}
                     confirm={`Revoke ${d.name}? It stops at once and must be paired again to come back. Messages it holds become “unknown” (they may or may not have left), and messages meant only for this phone fail.`}
-                    run={async () => { await api.del(`/v1/devices/${d.id}`); await load(); }}>Revoke</Action>
+                    run={async () => {
+                      await api.del(`/v1/devices/${d.id}`);
+                      await load();
+                    }}
+                  >
+                    Revoke
+                  </Action>
                 </div>
               )}
             </li>
           ))}
         </ul>
       )}
-      {revoked.length > 0 && <p class="muted">{revoked.length} revoked phone{revoked.length > 1 ? 's' : ''} not shown.</p>}
-      {pairFrom && <PairPanel before={pairFrom} devices={devices ?? []} onClose={() => { setPairFrom(null); void load(); }} />}
-      {editing && <EditPhone device={editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void load(); }} />}
+      {revoked.length > 0 && (
+        <p class="muted">
+          {revoked.length} revoked phone{revoked.length > 1 ? 's' : ''} not shown.
+        </p>
+      )}
+      {pairFrom && (
+        <PairPanel
+          before={pairFrom}
+          devices={devices ?? []}
+          onClose={() => {
+            setPairFrom(null);
+            void load();
+          }}
+        />
+      )}
+      {editing && (
+        <EditPhone
+          device={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void load();
+          }}
+        />
+      )}
     </Page>
   );
 }

@@ -6,7 +6,14 @@ import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { Action, Badge, Field, Page, Pager, Table, Time } from '../ui';
 
-interface Incoming { id: string; deviceId: string; from: string; body: string | null; receivedAt: string; mobileMoney: { id: string; classification: string } | null }
+interface Incoming {
+  id: string;
+  deviceId: string;
+  from: string;
+  body: string | null;
+  receivedAt: string;
+  mobileMoney: { id: string; classification: string } | null;
+}
 
 /** Every page of a filtered list, for an export (bounded: at most `max` rows). */
 export async function allPages<T>(path: string, field: string, filters: Record<string, string>, max = 50_000): Promise<T[]> {
@@ -24,31 +31,68 @@ export function Received(p: { search: string }) {
   const filters = { deviceId: queryParam(p.search, 'deviceId') };
   const list = useCursorList<Incoming>('/v1/incoming', 'messages', filters);
   const [devices, setDevices] = useState<{ id: string; name: string }[]>([]);
-  useEffect(() => void api.get<{ devices: { id: string; name: string }[] }>('/v1/devices').then((d) => setDevices(d.devices), () => undefined), []);
+  useEffect(
+    () =>
+      void api.get<{ devices: { id: string; name: string }[] }>('/v1/devices').then(
+        (d) => setDevices(d.devices),
+        () => undefined,
+      ),
+    [],
+  );
   useLive('messages', () => void list.reload());
   return (
-    <Page title="Received SMS" actions={
-      <Action done="The CSV file is downloaded." run={async () => {
-        const rows = await allPages<Incoming>('/v1/incoming', 'messages', filters);
-        downloadCsv('received-sms.csv', ['id', 'receivedAt', 'deviceId', 'from', 'body'], rows.map((r) => [r.id, r.receivedAt, r.deviceId, r.from, r.body]));
-      }}>Export CSV</Action>
-    }>
+    <Page
+      title="Received SMS"
+      actions={
+        <Action
+          done="The CSV file is downloaded."
+          run={async () => {
+            const rows = await allPages<Incoming>('/v1/incoming', 'messages', filters);
+            downloadCsv(
+              'received-sms.csv',
+              ['id', 'receivedAt', 'deviceId', 'from', 'body'],
+              rows.map((r) => [r.id, r.receivedAt, r.deviceId, r.from, r.body]),
+            );
+          }}
+        >
+          Export CSV
+        </Action>
+      }
+    >
       <div class="filters">
-        <Field label="Phone">{(id) => (
-          <select id={id} value={filters.deviceId} onChange={(e) => navigate(e.currentTarget.value ? `/received?deviceId=${e.currentTarget.value}` : '/received')}>
-            <option value="">Any phone</option>
-            {devices.map((d) => <option value={d.id}>{d.name}</option>)}
-          </select>
-        )}</Field>
+        <Field label="Phone">
+          {(id) => (
+            <select id={id} value={filters.deviceId} onChange={(e) => navigate(e.currentTarget.value ? `/received?deviceId=${e.currentTarget.value}` : '/received')}>
+              <option value="">Any phone</option>
+              {devices.map((d) => (
+                <option value={d.id}>{d.name}</option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
-      <Table caption="Received SMS, newest first" rows={list.rows} rowKey={(m) => m.id}
+      <Table
+        caption="Received SMS, newest first"
+        rows={list.rows}
+        rowKey={(m) => m.id}
         empty={<p>No SMS received yet. Phones forward what they receive once Hafatra is their default SMS app (see Phones).</p>}
         columns={[
           { label: 'From', cell: (m) => m.from },
           { label: 'Message', cell: (m) => m.body ?? <span class="muted">removed after the retention period</span>, class: 'wide' },
-          { label: 'Mobile money', cell: (m) => m.mobileMoney ? <a href={`/mobile-money?open=${m.mobileMoney.id}`}><Badge value={m.mobileMoney.classification} /></a> : '—' },
+          {
+            label: 'Mobile money',
+            cell: (m) =>
+              m.mobileMoney ? (
+                <a href={`/mobile-money?open=${m.mobileMoney.id}`}>
+                  <Badge value={m.mobileMoney.classification} />
+                </a>
+              ) : (
+                '—'
+              ),
+          },
           { label: 'Received', cell: (m) => <Time at={m.receivedAt} /> },
-        ]} />
+        ]}
+      />
       <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
     </Page>
   );

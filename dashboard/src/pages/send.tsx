@@ -5,9 +5,22 @@ import { parseCsv } from '../csv';
 import { useLive } from '../live';
 import { Badge, Field, Page, notify } from '../ui';
 
-interface Checked { input: string; number: string | null; error: string | null }
-interface Device { id: string; name: string; status: string; sims: { subscriptionId: number; displayName: string | null; carrierName: string | null; removedAt: string | null }[] }
-interface Sent { id: string; to: string; status: string }
+interface Checked {
+  input: string;
+  number: string | null;
+  error: string | null;
+}
+interface Device {
+  id: string;
+  name: string;
+  status: string;
+  sims: { subscriptionId: number; displayName: string | null; carrierName: string | null; removedAt: string | null }[];
+}
+interface Sent {
+  id: string;
+  to: string;
+  status: string;
+}
 
 const CHUNK = 500;
 
@@ -35,7 +48,8 @@ export function Send() {
   useEffect(() => {
     if (lines.length === 0) return setChecked({ for: linesKey, recipients: [] });
     const t = setTimeout(() => {
-      api.post<{ recipients: Checked[] }>('/dashboard/v1/recipients/check', { to: lines.slice(0, 10_000) })
+      api
+        .post<{ recipients: Checked[] }>('/dashboard/v1/recipients/check', { to: lines.slice(0, 10_000) })
         // An answer to an older list (the user kept typing) is dropped.
         .then((r) => setChecked((c) => (JSON.stringify(lines) === linesKey ? { for: linesKey, recipients: r.recipients } : c)), notify.error);
     }, 300);
@@ -52,7 +66,10 @@ export function Send() {
     if (!sent) return;
     const byId = new Map<string, Sent>(sent.map((s) => [s.id, s]));
     for (let i = 0; i < sent.length; i += CHUNK) {
-      const ids = sent.slice(i, i + CHUNK).map((s) => s.id).join(',');
+      const ids = sent
+        .slice(i, i + CHUNK)
+        .map((s) => s.id)
+        .join(',');
       const r = await api.get<{ messages: { id: string; status: string }[] }>('/dashboard/v1/messages/statuses', { ids });
       for (const m of r.messages) byId.set(m.id, { ...byId.get(m.id)!, status: m.status });
     }
@@ -85,33 +102,55 @@ export function Send() {
     }
   };
 
-  const counts = (sent ?? []).reduce<Record<string, number>>((a, s) => ({ ...a, [s.status]: (a[s.status] ?? 0) + 1 }), {});
+  const counts: Record<string, number> = {};
+  for (const s of sent ?? []) counts[s.status] = (counts[s.status] ?? 0) + 1;
   return (
     <Page title="Send messages">
       <form onSubmit={send} class="card">
         <Field label="Recipients" hint="One per line (or separated by commas). National numbers use the organization's default country.">
           {(id) => <textarea id={id} rows={5} value={text} disabled={!!csv} onInput={(e) => setText(e.currentTarget.value)} />}
         </Field>
-        <Field label="Or upload a CSV file">{(id) => (
-          <input id={id} type="file" accept=".csv,text/csv" onChange={async (e) => {
-            const file = e.currentTarget.files?.[0];
-            setCsv(file ? parseCsv(await file.text()) : null);
-            setColumn(0);
-          }} />
-        )}</Field>
-        {csv && csv[0] && (
-          <Field label="Column holding the numbers">{(id) => (
-            <select id={id} value={column} onChange={(e) => setColumn(Number(e.currentTarget.value))}>
-              {csv[0]!.map((h, i) => <option value={i}>{h || `Column ${i + 1}`}</option>)}
-            </select>
-          )}</Field>
+        <Field label="Or upload a CSV file">
+          {(id) => (
+            <input
+              id={id}
+              type="file"
+              accept=".csv,text/csv"
+              onChange={async (e) => {
+                const file = e.currentTarget.files?.[0];
+                setCsv(file ? parseCsv(await file.text()) : null);
+                setColumn(0);
+              }}
+            />
+          )}
+        </Field>
+        {csv?.[0] && (
+          <Field label="Column holding the numbers">
+            {(id) => (
+              <select id={id} value={column} onChange={(e) => setColumn(Number(e.currentTarget.value))}>
+                {csv[0]!.map((h, i) => (
+                  <option value={i}>{h || `Column ${i + 1}`}</option>
+                ))}
+              </select>
+            )}
+          </Field>
         )}
-        {checking && lines.length > 0 && <p class="muted" aria-live="polite">Checking {lines.length} recipient{lines.length === 1 ? '' : 's'}…</p>}
+        {checking && lines.length > 0 && (
+          <p class="muted" aria-live="polite">
+            Checking {lines.length} recipient{lines.length === 1 ? '' : 's'}…
+          </p>
+        )}
         {!checking && checked.recipients.length > 0 && (
           <details open={bad.length > 0} class="preview">
-            <summary><strong data-testid="recipients-ok">{good.length}</strong> ready, <strong class={bad.length ? 'bad' : ''}>{bad.length}</strong> refused</summary>
+            <summary>
+              <strong data-testid="recipients-ok">{good.length}</strong> ready, <strong class={bad.length ? 'bad' : ''}>{bad.length}</strong> refused
+            </summary>
             <ul>
-              {checked.recipients.slice(0, 200).map((c) => <li class={c.number ? '' : 'bad'}>{c.input} → {c.number ?? c.error}</li>)}
+              {checked.recipients.slice(0, 200).map((c) => (
+                <li class={c.number ? '' : 'bad'}>
+                  {c.input} → {c.number ?? c.error}
+                </li>
+              ))}
               {checked.recipients.length > 200 && <li class="muted">and {checked.recipients.length - 200} more</li>}
             </ul>
           </details>
@@ -122,29 +161,60 @@ export function Send() {
           {good.length > 0 && <> · {measure.segments * good.length} SMS in all</>}
         </p>
         <div class="row">
-          <Field label="Phone">{(id) => (
-            <select id={id} value={deviceId} onChange={(e) => { setDeviceId(e.currentTarget.value); setSim(''); }}>
-              <option value="">Any available phone</option>
-              {devices.map((d) => <option value={d.id}>{d.name} ({d.status.replace('_', ' ')})</option>)}
-            </select>
-          )}</Field>
-          {device && device.sims.length > 0 && (
-            <Field label="SIM">{(id) => (
-              <select id={id} value={sim} onChange={(e) => setSim(e.currentTarget.value)}>
-                <option value="">The phone's default SIM</option>
-                {device.sims.filter((s) => !s.removedAt).map((s) => <option value={s.subscriptionId}>{s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`}</option>)}
+          <Field label="Phone">
+            {(id) => (
+              <select
+                id={id}
+                value={deviceId}
+                onChange={(e) => {
+                  setDeviceId(e.currentTarget.value);
+                  setSim('');
+                }}
+              >
+                <option value="">Any available phone</option>
+                {devices.map((d) => (
+                  <option value={d.id}>
+                    {d.name} ({d.status.replace('_', ' ')})
+                  </option>
+                ))}
               </select>
-            )}</Field>
+            )}
+          </Field>
+          {device && device.sims.length > 0 && (
+            <Field label="SIM">
+              {(id) => (
+                <select id={id} value={sim} onChange={(e) => setSim(e.currentTarget.value)}>
+                  <option value="">The phone's default SIM</option>
+                  {device.sims
+                    .filter((s) => !s.removedAt)
+                    .map((s) => (
+                      <option value={s.subscriptionId}>{s.displayName ?? s.carrierName ?? `SIM ${s.subscriptionId}`}</option>
+                    ))}
+                </select>
+              )}
+            </Field>
           )}
         </div>
-        <button class="primary" type="submit" disabled={busy || checking || good.length === 0 || !body}>Send to {good.length} recipient{good.length === 1 ? '' : 's'}</button>
+        <button class="primary" type="submit" disabled={busy || checking || good.length === 0 || !body}>
+          Send to {good.length} recipient{good.length === 1 ? '' : 's'}
+        </button>
       </form>
       {sent && (
         <section aria-labelledby="progress">
           <h2 id="progress">Progress</h2>
-          <p>{Object.entries(counts).map(([s, n]) => <span class="chip">{s}: {n} </span>)}</p>
+          <p>
+            {Object.entries(counts).map(([s, n]) => (
+              <span class="chip">
+                {s}: {n}{' '}
+              </span>
+            ))}
+          </p>
           <ul class="progress-list">
-            {sent.slice(0, 100).map((s) => <li><a href={`/messages/${s.id}`}>{s.to}</a> <Badge value={s.status} /></li>)}
+            {sent.slice(0, 100).map((s) => (
+              <li>
+                <a href={`/messages/${s.id}`}>{s.to}</a> <Badge value={s.status} />
+              </li>
+            ))}
           </ul>
         </section>
       )}

@@ -3,20 +3,36 @@ import { api } from '../api';
 import { useMe } from '../session';
 import { Field, Loading, Page, notify, useSubmit } from '../ui';
 
-interface Org { name: string; defaultCountry: string; dailyLimit: number; retentionDays: number; aiConsent: boolean }
+interface Org {
+  name: string;
+  defaultCountry: string;
+  dailyLimit: number;
+  retentionDays: number;
+  aiConsent: boolean;
+}
 
 export function Settings() {
   const [org, setOrg] = useState<Org | null>(null);
   const { can } = useMe();
   useEffect(() => void api.get<Org>('/dashboard/v1/organization').then(setOrg, notify.error), []);
   const { busy, onSubmit } = useSubmit(async (f) => {
-    setOrg(await api.patch<Org>('/dashboard/v1/organization', {
-      name: String(f.get('name')), defaultCountry: String(f.get('defaultCountry')).toUpperCase(), dailyLimit: Number(f.get('dailyLimit')),
-      retentionDays: Number(f.get('retentionDays')), aiConsent: f.get('aiConsent') === 'on',
-    }));
+    setOrg(
+      await api.patch<Org>('/dashboard/v1/organization', {
+        name: String(f.get('name')),
+        defaultCountry: String(f.get('defaultCountry')).toUpperCase(),
+        dailyLimit: Number(f.get('dailyLimit')),
+        retentionDays: Number(f.get('retentionDays')),
+        aiConsent: f.get('aiConsent') === 'on',
+      }),
+    );
     notify.success('Settings saved.');
   });
-  if (!org) return <Page title="Settings"><Loading /></Page>;
+  if (!org)
+    return (
+      <Page title="Settings">
+        <Loading />
+      </Page>
+    );
   const ro = !can('owner');
   return (
     <Page title="Settings">
@@ -24,11 +40,23 @@ export function Settings() {
       <form class="card" onSubmit={onSubmit}>
         <fieldset disabled={ro}>
           <Field label="Organization name">{(id) => <input id={id} name="name" defaultValue={org.name} required maxLength={128} />}</Field>
-          <Field label="Default country" hint="Two letters (MG for Madagascar): how national numbers like 034 12 345 67 are read.">{(id) => <input id={id} name="defaultCountry" defaultValue={org.defaultCountry} required pattern="[A-Za-z]{2}" maxLength={2} />}</Field>
-          <Field label="Daily limit" hint="Messages the organization may send per day (UTC).">{(id) => <input id={id} name="dailyLimit" type="number" min={1} max={100000} defaultValue={String(org.dailyLimit)} required />}</Field>
-          <Field label="Keep received SMS for (days)" hint="After this, the text of a received SMS is removed.">{(id) => <input id={id} name="retentionDays" type="number" min={1} max={3650} defaultValue={String(org.retentionDays)} required />}</Field>
-          <label class="check"><input type="checkbox" name="aiConsent" defaultChecked={org.aiConsent} /> Allow an AI reader for mobile-money SMS the templates cannot read (sends those SMS to the configured AI provider)</label>
-          {!ro && <button class="primary" type="submit" disabled={busy}>Save</button>}
+          <Field label="Default country" hint="Two letters (MG for Madagascar): how national numbers like 034 12 345 67 are read.">
+            {(id) => <input id={id} name="defaultCountry" defaultValue={org.defaultCountry} required pattern="[A-Za-z]{2}" maxLength={2} />}
+          </Field>
+          <Field label="Daily limit" hint="Messages the organization may send per day (UTC).">
+            {(id) => <input id={id} name="dailyLimit" type="number" min={1} max={100000} defaultValue={String(org.dailyLimit)} required />}
+          </Field>
+          <Field label="Keep received SMS for (days)" hint="After this, the text of a received SMS is removed.">
+            {(id) => <input id={id} name="retentionDays" type="number" min={1} max={3650} defaultValue={String(org.retentionDays)} required />}
+          </Field>
+          <label class="check">
+            <input type="checkbox" name="aiConsent" defaultChecked={org.aiConsent} /> Allow an AI reader for mobile-money SMS the templates cannot read (sends those SMS to the configured AI provider)
+          </label>
+          {!ro && (
+            <button class="primary" type="submit" disabled={busy}>
+              Save
+            </button>
+          )}
         </fieldset>
       </form>
     </Page>

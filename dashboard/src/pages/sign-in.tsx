@@ -8,13 +8,19 @@ export function SignIn(p: { onSignedIn: (m: Me) => void }) {
   });
   return (
     <main class="narrow" id="main">
-      <h1 tabIndex={-1} id="page-title">Sign in to Hafatra</h1>
+      <h1 tabIndex={-1} id="page-title">
+        Sign in to Hafatra
+      </h1>
       <form onSubmit={onSubmit} class="card">
         <Field label="Email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required />}</Field>
         <Field label="Password">{(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}</Field>
-        <button class="primary" type="submit" disabled={busy}>Sign in</button>
+        <button class="primary" type="submit" disabled={busy}>
+          Sign in
+        </button>
       </form>
-      <p class="muted">Forgot your password? Ask an owner of your organization for a reset link, or run <code>hafatra member reset-password --email you@example.org</code> on the server.</p>
+      <p class="muted">
+        Forgot your password? Ask an owner of your organization for a reset link, or run <code>hafatra member reset-password --email you@example.org</code> on the server.
+      </p>
     </main>
   );
 }

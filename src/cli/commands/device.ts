@@ -116,8 +116,12 @@ export const deviceCommands: Command[] = [
     summary: 'Rename, drain or pause a phone; set its default SIM and pacing',
     usage: 'hafatra device update DEVICE_ID [--name N] [--draining yes|no] [--outbound yes|no] [--default-sim N|none] [--pacing 1..30|default] [--sim-daily-cap N|none] [--json]',
     options: {
-      name: { type: 'string' }, draining: { type: 'string' }, outbound: { type: 'string' }, 'default-sim': { type: 'string' },
-      pacing: { type: 'string' }, 'sim-daily-cap': { type: 'string' },
+      name: { type: 'string' },
+      draining: { type: 'string' },
+      outbound: { type: 'string' },
+      'default-sim': { type: 'string' },
+      pacing: { type: 'string' },
+      'sim-daily-cap': { type: 'string' },
     },
     async run(args, io, services) {
       const changes = changesFrom(args);

@@ -14,15 +14,27 @@ const COLUMNS = ['id', 'name', 'hint', 'scopes', 'expiresAt', 'revokedAt', 'crea
  */
 function keyView(k: ApiKeyRow): Record<string, unknown> {
   return {
-    id: k.id, orgId: k.orgId, name: k.name, hint: k.hint, scopes: k.scopes, ratePerSecond: k.ratePerSecond, rateBurst: k.rateBurst,
-    expiresAt: k.expiresAt, revokedAt: k.revokedAt, replacedBy: k.replacedBy, createdAt: k.createdAt,
+    id: k.id,
+    orgId: k.orgId,
+    name: k.name,
+    hint: k.hint,
+    scopes: k.scopes,
+    ratePerSecond: k.ratePerSecond,
+    rateBurst: k.rateBurst,
+    expiresAt: k.expiresAt,
+    revokedAt: k.revokedAt,
+    replacedBy: k.replacedBy,
+    createdAt: k.createdAt,
   };
 }
 
 function parseScopes(args: CommandArgs): Scope[] {
   const raw = args.values.scopes;
   if (raw === undefined || raw === 'all') return [...SCOPES];
-  const list = String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = String(raw)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.find((s) => !isScope(s));
   if (bad || list.length === 0) throw new UsageError(`--scopes takes a comma list of ${SCOPES.join(', ')} (or all)`);
   return list as Scope[];

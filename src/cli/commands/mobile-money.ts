@@ -35,8 +35,10 @@ export const mobileMoneyCommands: Command[] = [
       const summary = await reparseStoredSms(ctx, { orgId, since, onProgress: progressPrinter(io) });
       if (args.json) io.out(JSON.stringify(summary, null, 2));
       else {
-        io.out(`Read ${summary.total} SMS again: ${summary.created} new records, ${summary.updated} updated, ${summary.unchanged} unchanged, ` +
-          `${summary.removed} removed (${summary.keptReviewed} reviewed kept); ${summary.skippedPurged} skipped (body purged).`);
+        io.out(
+          `Read ${summary.total} SMS again: ${summary.created} new records, ${summary.updated} updated, ${summary.unchanged} unchanged, ` +
+            `${summary.removed} removed (${summary.keptReviewed} reviewed kept); ${summary.skippedPurged} skipped (body purged).`,
+        );
       }
       return 0;
     },

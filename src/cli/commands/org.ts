@@ -47,7 +47,12 @@ export const orgCommands: Command[] = [
     usage: 'hafatra org list [--json]',
     async run(args, io, services) {
       const ctx = await services();
-      printRows(io, args.json, (await listOrganizations(ctx.db)).map((o) => ({ ...o })), COLUMNS);
+      printRows(
+        io,
+        args.json,
+        (await listOrganizations(ctx.db)).map((o) => ({ ...o })),
+        COLUMNS,
+      );
       return 0;
     },
   },

@@ -7,9 +7,10 @@ import { updateDevice } from '../../devices/update-device.js';
 import { Fleet, pairCodes, type FleetPhoneOptions } from '../../phone/fleet.js';
 import { progressLine, summarize, summaryLines } from '../../phone/fleet-report.js';
 
-const USAGE = 'hafatra phone-sim --url URL (--tokens FILE | --codes FILE | --org ORG) [--count N] [--latency-ms 200] '
-  + '[--failure-rate 0.02] [--delivery-rate 0.9] [--concurrency 1] [--incoming-per-minute 0] [--heartbeat-seconds 60] '
-  + '[--pacing-per-minute N] [--duration S] [--json]';
+const USAGE =
+  'hafatra phone-sim --url URL (--tokens FILE | --codes FILE | --org ORG) [--count N] [--latency-ms 200] ' +
+  '[--failure-rate 0.02] [--delivery-rate 0.9] [--concurrency 1] [--incoming-per-minute 0] [--heartbeat-seconds 60] ' +
+  '[--pacing-per-minute N] [--duration S] [--json]';
 const NAME_PREFIX = 'Simulated phone';
 
 function optionalNumber(args: CommandArgs, name: string, min: number, max: number): number | undefined {
@@ -22,7 +23,10 @@ function optionalNumber(args: CommandArgs, name: string, min: number, max: numbe
 
 /** One token or pairing code per line; blank lines and # comments skipped. */
 async function readLines(path: string, count: number | undefined): Promise<string[]> {
-  const lines = (await readFile(path, 'utf8')).split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = (await readFile(path, 'utf8'))
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   if (lines.length === 0) throw new UsageError(`${path} holds no line`);
   if (count !== undefined && lines.length < count) throw new UsageError(`--count ${count} but ${path} holds ${lines.length} lines`);
   return lines.slice(0, count);
@@ -88,14 +92,17 @@ function runUntilStopped(seconds: number | undefined): Promise<void> {
 function showProgress(fleet: Fleet, startedAt: number): () => void {
   const tty = process.stderr.isTTY === true;
   let last = { at: startedAt, settled: 0 };
-  const timer = setInterval(() => {
-    const t = fleet.totals();
-    const now = Date.now();
-    const settled = t.sent + t.failed;
-    const line = progressLine(t, ((settled - last.settled) * 1000) / Math.max(1, now - last.at), (now - startedAt) / 1000);
-    last = { at: now, settled };
-    process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
-  }, tty ? 500 : 10_000);
+  const timer = setInterval(
+    () => {
+      const t = fleet.totals();
+      const now = Date.now();
+      const settled = t.sent + t.failed;
+      const line = progressLine(t, ((settled - last.settled) * 1000) / Math.max(1, now - last.at), (now - startedAt) / 1000);
+      last = { at: now, settled };
+      process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+    },
+    tty ? 500 : 10_000,
+  );
   return () => {
     clearInterval(timer);
     if (tty) process.stderr.write('\n');

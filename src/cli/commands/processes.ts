@@ -51,9 +51,17 @@ export const processCommands: Command[] = [
     usage: 'hafatra config [--json]',
     async run(args, io) {
       const secret = (name: string) => /KEY|URL/.test(name);
-      printRows(io, args.json, Object.entries(settings).map(([name, s]) => ({
-        name, default: s.default, current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name], doc: s.doc,
-      })), ['name', 'default', 'current', 'doc']);
+      printRows(
+        io,
+        args.json,
+        Object.entries(settings).map(([name, s]) => ({
+          name,
+          default: s.default,
+          current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name],
+          doc: s.doc,
+        })),
+        ['name', 'default', 'current', 'doc'],
+      );
       return 0;
     },
   },

@@ -1,16 +1,10 @@
 import type { Queryable } from '../../db/pool.js';
 
 /** Inserts the batch row; false when the idempotency key already has a batch (a retried request). */
-export async function insertBatch(
-  db: Queryable,
-  b: { id: string; orgId: string; idempotencyKey: string | null; requestHash: string; count: number },
-): Promise<boolean> {
+export async function insertBatch(db: Queryable, b: { id: string; orgId: string; idempotencyKey: string | null; requestHash: string; count: number }): Promise<boolean> {
   if (b.idempotencyKey !== null) {
     // A key is valid for 24 hours; after that the same key starts a new batch.
-    await db.query(
-      `UPDATE batches SET idempotency_key = NULL WHERE org_id = $1 AND idempotency_key = $2 AND created_at <= now() - interval '24 hours'`,
-      [b.orgId, b.idempotencyKey],
-    );
+    await db.query(`UPDATE batches SET idempotency_key = NULL WHERE org_id = $1 AND idempotency_key = $2 AND created_at <= now() - interval '24 hours'`, [b.orgId, b.idempotencyKey]);
   }
   const { rowCount } = await db.query(
     `INSERT INTO batches (id, org_id, idempotency_key, request_hash, message_count) VALUES ($1, $2, $3, $4, $5)
@@ -35,9 +29,6 @@ export async function markBatchesDispatched(db: Queryable, ids: string[]): Promi
 
 /** Batches committed but not on the dispatch queues after the grace period. */
 export async function selectUndispatchedBatches(db: Queryable, graceMs: number, limit: number): Promise<string[]> {
-  const { rows } = await db.query(
-    `SELECT id FROM batches WHERE dispatched_at IS NULL AND created_at < now() - $1 * interval '1 millisecond' ORDER BY created_at LIMIT $2`,
-    [graceMs, limit],
-  );
+  const { rows } = await db.query(`SELECT id FROM batches WHERE dispatched_at IS NULL AND created_at < now() - $1 * interval '1 millisecond' ORDER BY created_at LIMIT $2`, [graceMs, limit]);
   return rows.map((r) => r.id as string);
 }

@@ -28,8 +28,19 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
      SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13
      FROM unnest($1::text[], $2::text[]) AS t(id, to_number)`,
     values: [
-      recipients.map((r) => r.id), recipients.map((r) => r.to), f.orgId, f.body, f.status, f.segments, f.encoding,
-      f.requestedDeviceId, f.simSubscriptionId, f.batchId, f.resendOfId, f.createdAt, f.expiresAt,
+      recipients.map((r) => r.id),
+      recipients.map((r) => r.to),
+      f.orgId,
+      f.body,
+      f.status,
+      f.segments,
+      f.encoding,
+      f.requestedDeviceId,
+      f.simSubscriptionId,
+      f.batchId,
+      f.resendOfId,
+      f.createdAt,
+      f.expiresAt,
     ],
   });
 }

@@ -72,10 +72,7 @@ export async function selectMessagesByBatch(db: Queryable, orgId: string, batchI
  * so each shape (status or all, first page or next) is a prepared statement on the hot pool,
  * whose generic plans stay index scans (see createHotDb).
  */
-export async function selectMessagePage(
-  hot: HotDb,
-  q: { orgId: string; status?: MessageStatus; before: string | null; limit: number },
-): Promise<MessageRow[]> {
+export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?: MessageStatus; before: string | null; limit: number }): Promise<MessageRow[]> {
   const name = `message-page-${q.status ?? 'all'}-${q.before === null ? 'first' : 'next'}`;
   let text = PAGE_STATEMENTS.get(name);
   if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, q.before !== null)));

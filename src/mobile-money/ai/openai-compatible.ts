@@ -37,8 +37,7 @@ export class OpenAiCompatibleReader implements AiReader {
         { role: 'user', content: `Provider: ${input.provider}\nSMS: ${input.body}` },
       ],
     });
-    const content = (response as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message
-      ?.content;
+    const content = (response as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message?.content;
     if (typeof content !== 'string') throw new AiReaderError('AI response has no message content');
     return parseAiAnswer(content);
   }

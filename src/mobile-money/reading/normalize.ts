@@ -13,6 +13,7 @@ const PART_PREFIX = /^\(?\d{1,2}\/\d{1,2}\)?\s+/;
 export function normalizeBody(body: string): string {
   let text = body;
   // The fast path matters for throughput: most bodies are plain ASCII.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for anything outside ASCII, control characters included.
   if (/[^\x00-\x7f]/.test(text)) {
     text = text.normalize('NFD').replace(COMBINING_MARKS, '').replace(ZERO_WIDTH, '');
     text = text.replace(CURLY_APOSTROPHES, "'");

@@ -16,7 +16,7 @@ export function maskPhone(raw: string): string | null {
   if (national !== null) return maskNational('261', national);
   if (!compact.startsWith('+')) return null;
   const parsed = parsePhoneNumberFromString(compact);
-  if (!parsed || !parsed.isPossible()) return null;
+  if (!parsed?.isPossible()) return null;
   return maskNational(parsed.countryCallingCode, parsed.nationalNumber);
 }
 

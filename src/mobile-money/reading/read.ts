@@ -23,7 +23,10 @@ export function readMobileMoney(sms: { from: string; body: string }): MobileMone
 function readFromProvider(registry: ProviderRegistry, text: string): MobileMoneyReading {
   const own = transactionDrafts([registry], text);
   if (own.length > 0) return fromTransactions(own, true);
-  const others = transactionDrafts(REGISTRIES.filter((r) => r !== registry), text);
+  const others = transactionDrafts(
+    REGISTRIES.filter((r) => r !== registry),
+    text,
+  );
   if (others.length > 0) return fromTransactions(others, false);
   const failure = firstDraft(registry, text, (t) => t.role === 'failure');
   if (failure) return finish(failure, 'unknown', true, false);
@@ -41,9 +44,7 @@ function readFromOther(text: string): MobileMoneyReading | null {
 }
 
 function fromTransactions(drafts: Draft[], trustedSender: boolean): MobileMoneyReading {
-  const ranked = drafts
-    .map((draft) => ({ draft, score: confidenceOf(draft, { trustedSender, disagreement: false }) }))
-    .sort((a, b) => b.score - a.score);
+  const ranked = drafts.map((draft) => ({ draft, score: confidenceOf(draft, { trustedSender, disagreement: false }) })).sort((a, b) => b.score - a.score);
   const best = ranked[0]!.draft;
   const disagreement = ranked.some(({ draft }) => disagrees(draft, best));
   const parsed = parsingStatusOf(best) === 'parsed';
@@ -53,11 +54,7 @@ function fromTransactions(drafts: Draft[], trustedSender: boolean): MobileMoneyR
 
 /** Two templates reading the same body differently: direction, amount or provider. */
 function disagrees(a: Draft, b: Draft): boolean {
-  return (
-    a.registry !== b.registry ||
-    a.fields.direction !== b.fields.direction ||
-    a.fields.amountMinor !== b.fields.amountMinor
-  );
+  return a.registry !== b.registry || a.fields.direction !== b.fields.direction || a.fields.amountMinor !== b.fields.amountMinor;
 }
 
 function transactionDrafts(registries: readonly ProviderRegistry[], text: string): Draft[] {
@@ -86,12 +83,7 @@ function otherMessage(registry: ProviderRegistry): Draft {
   return { registry, template: null, fields: emptyFields() };
 }
 
-function finish(
-  draft: Draft,
-  classification: Classification,
-  trustedSender: boolean,
-  disagreement: boolean,
-): MobileMoneyReading {
+function finish(draft: Draft, classification: Classification, trustedSender: boolean, disagreement: boolean): MobileMoneyReading {
   const isTransaction = !draft.template || draft.template.role === 'transaction';
   return {
     provider: draft.registry.provider,

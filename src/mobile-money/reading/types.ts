@@ -29,14 +29,7 @@ export interface MobileMoneyReading extends ReadingFields {
 }
 
 /** Fields a template can promise; parsingStatus compares what was read against them. */
-export type FieldName =
-  | 'amountMinor'
-  | 'reference'
-  | 'counterpartyName'
-  | 'counterpartyPhoneMasked'
-  | 'providerTimestamp'
-  | 'balanceMinor'
-  | 'feesMinor';
+export type FieldName = 'amountMinor' | 'reference' | 'counterpartyName' | 'counterpartyPhoneMasked' | 'providerTimestamp' | 'balanceMinor' | 'feesMinor';
 
 /** How well the shape is attested: real SMS, another project's tests only, or inferred by us. */
 export type Evidence = 'real' | 'tests' | 'inferred';

@@ -53,10 +53,12 @@ const count = (payload: string) => (payload === '' ? null : Number(payload));
 
 /** Idempotency replay or conflict, then the daily limit, in one atomic step (lua/admitSend-3.lua). */
 export async function admitSend(redis: Redis, keys: AdmitSendKeys, args: AdmitSendArgs): Promise<AdmitSendResult> {
-  const reply = (await evalScript(redis, script, [keys.idempotency, keys.dailyCount, keys.reservations], [
-    args.idempotencyKey !== undefined ? 1 : 0, args.requestHash, args.count, args.dailyLimit, args.pendingTtlSeconds, args.now,
-    args.takeoverAfterMs, args.batchId, args.idempotencyKey ?? '',
-  ])) as [number, string];
+  const reply = (await evalScript(
+    redis,
+    script,
+    [keys.idempotency, keys.dailyCount, keys.reservations],
+    [args.idempotencyKey !== undefined ? 1 : 0, args.requestHash, args.count, args.dailyLimit, args.pendingTtlSeconds, args.now, args.takeoverAfterMs, args.batchId, args.idempotencyKey ?? ''],
+  )) as [number, string];
   const [code, payload] = reply;
   switch (code) {
     case AdmitSendCode.admitted:

@@ -53,10 +53,14 @@ function decode(reply: Reply): AuthenticateResult {
  * the Error its call raised.
  */
 export async function authenticateMany(redis: Redis, calls: { keys: AuthenticateKeys; args: AuthenticateArgs }[]): Promise<(AuthenticateResult | Error)[]> {
-  const replies = await evalScriptMany(redis, script, calls.map(({ keys, args }) => ({
-    keys: [keys.record, keys.bucket],
-    args: [args.now, args.defaultRatePerSecond, args.defaultBurst, args.requests],
-  })));
+  const replies = await evalScriptMany(
+    redis,
+    script,
+    calls.map(({ keys, args }) => ({
+      keys: [keys.record, keys.bucket],
+      args: [args.now, args.defaultRatePerSecond, args.defaultBurst, args.requests],
+    })),
+  );
   return replies.map((reply) => {
     if (reply instanceof Error) return reply;
     try {

@@ -18,14 +18,8 @@ export type SignInAttempt = { allowed: true } | { allowed: false; waitMs: number
  * Whether a sign-in attempt may go on, counting a failed one when `countFailure`
  * (lua/countSignInFailures-2.lua). A refused attempt says when the counter at its limit resets.
  */
-export async function countSignInFailures(
-  redis: Redis,
-  keys: { byAddress: string; byEmail: string },
-  args: SignInFailureLimits & { countFailure: boolean },
-): Promise<SignInAttempt> {
-  const reply = (await evalScript(redis, script, [keys.byAddress, keys.byEmail], [
-    args.windowMs, args.perAddress, args.perEmail, args.countFailure ? 1 : 0,
-  ])) as [number, number];
+export async function countSignInFailures(redis: Redis, keys: { byAddress: string; byEmail: string }, args: SignInFailureLimits & { countFailure: boolean }): Promise<SignInAttempt> {
+  const reply = (await evalScript(redis, script, [keys.byAddress, keys.byEmail], [args.windowMs, args.perAddress, args.perEmail, args.countFailure ? 1 : 0])) as [number, number];
   switch (reply[0]) {
     case CountSignInFailuresCode.allowed:
       return { allowed: true };

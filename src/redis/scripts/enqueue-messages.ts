@@ -18,11 +18,7 @@ export interface QueuedMessage {
 }
 
 /** Queues messages on the device's queue or the organization's (lua/enqueueMessages-3.lua); answers how many were newly queued. */
-export async function enqueueMessages(
-  redis: Redis,
-  keys: EnqueueMessagesKeys,
-  args: { pinnedToDevice: boolean; messages: readonly QueuedMessage[] },
-): Promise<number> {
+export async function enqueueMessages(redis: Redis, keys: EnqueueMessagesKeys, args: { pinnedToDevice: boolean; messages: readonly QueuedMessage[] }): Promise<number> {
   const argv: LuaArg[] = [args.pinnedToDevice ? 1 : 0];
   for (const m of args.messages) argv.push(m.id, m.score, m.meta);
   return (await evalScript(redis, script, [keys.orgQueue, keys.deviceQueue, keys.queueMeta], argv)) as number;

@@ -21,7 +21,9 @@ export type LuaArg = string | number;
 
 export function loadLuaScripts(dir = luaDir): Map<string, LuaScript> {
   const scripts = new Map<string, LuaScript>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.lua'))
+    .sort()) {
     const match = /^(.+)-(\d+)\.lua$/.exec(file);
     if (!match) throw new Error(`lua/${file}: name must be <name>-<numberOfKeys>.lua`);
     const lua = readFileSync(join(dir, file), 'utf8');

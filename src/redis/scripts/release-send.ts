@@ -21,8 +21,6 @@ export interface ReleaseSendArgs {
 
 /** Releases a send's admission (lua/releaseSend-3.lua); answers whether its count was refunded. */
 export async function releaseSend(redis: Redis, keys: ReleaseSendKeys, args: ReleaseSendArgs): Promise<boolean> {
-  const refunded = await evalScript(redis, script, [keys.idempotency, keys.dailyCount, keys.reservations], [
-    args.reservation, args.count, args.batchId, args.mode,
-  ]);
+  const refunded = await evalScript(redis, script, [keys.idempotency, keys.dailyCount, keys.reservations], [args.reservation, args.count, args.batchId, args.mode]);
   return refunded === 1;
 }

@@ -51,6 +51,6 @@ export function objectId(dotted: string): Der {
 /** UTCTime (YYMMDDHHMMSSZ); valid for years 1950–2049, which is all a dev certificate needs. */
 export function utcTime(date: Date): Der {
   const iso = date.toISOString(); // 2025-01-31T12:34:56.789Z
-  const text = iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + 'Z';
+  const text = `${iso.slice(2, 19).replace(/[-T:]/g, '')}Z`; // YYMMDDHHMMSSZ
   return tlv(0x17, Buffer.from(text, 'ascii'));
 }

@@ -6,9 +6,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { ipv4ToBigInt, ipv6ToBigInt } from './ip-text.js';
 
-export type AddressClassification =
-  | { public: true; family: 4 | 6 }
-  | { public: false; family: 4 | 6 | null; kind: string };
+export type AddressClassification = { public: true; family: 4 | 6 } | { public: false; family: 4 | 6 | null; kind: string };
 
 interface Range {
   base: bigint;

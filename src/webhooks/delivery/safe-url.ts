@@ -22,14 +22,11 @@ export interface CheckWebhookUrlOptions {
   lookup?: ResolveHost;
 }
 
-export type WebhookUrlCheck =
-  | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; reason: string };
+export type WebhookUrlCheck = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 const refuse = (reason: string): WebhookUrlCheck => ({ ok: false, reason });
 
-export const defaultLookup: ResolveHost = (hostname) =>
-  dnsLookup(hostname, { all: true, verbatim: true });
+export const defaultLookup: ResolveHost = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /** URL hostnames keep IPv6 brackets; compare and resolve without them. */
 const bareHost = (host: string): string => withoutBrackets(host).toLowerCase();
@@ -83,5 +80,8 @@ export async function checkWebhookUrl(input: string, opts: CheckWebhookUrlOption
 
 /** Parse `HAFATRA_WEBHOOK_ALLOW_HOSTS` (comma-separated hostnames). */
 export function parseAllowHosts(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((host) => host.trim()).filter((host) => host.length > 0);
+  return (value ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter((host) => host.length > 0);
 }

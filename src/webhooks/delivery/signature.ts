@@ -57,21 +57,14 @@ export interface VerifyOptions {
 }
 
 /** True when any v1 in the header matches any of the secrets; never throws on bad input. */
-export function verifyWebhookSignature(
-  rawBody: string | Buffer,
-  header: string,
-  secrets: string | string[],
-  opts: VerifyOptions = {},
-): boolean {
+export function verifyWebhookSignature(rawBody: string | Buffer, header: string, secrets: string | string[], opts: VerifyOptions = {}): boolean {
   if (typeof header !== 'string' || (typeof rawBody !== 'string' && !Buffer.isBuffer(rawBody))) return false;
   const parsed = parseSignatureHeader(header);
   if (!parsed) return false;
   const tolerance = opts.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
   const now = opts.nowSeconds ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - Number(parsed.timestamp)) > tolerance) return false;
-  const usableSecrets = (Array.isArray(secrets) ? secrets : [secrets]).filter(
-    (secret): secret is string => typeof secret === 'string' && secret.length > 0,
-  );
+  const usableSecrets = (Array.isArray(secrets) ? secrets : [secrets]).filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
   let matched = false;
   for (const secret of usableSecrets) {
     const expected = Buffer.from(hmacHex(secret, parsed.timestamp, rawBody), 'hex');

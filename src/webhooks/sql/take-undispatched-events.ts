@@ -5,8 +5,6 @@ import type { DbClient } from '../../db/pool.js';
  * transaction ends. The limit is part of the text, not a parameter, as it always was.
  */
 export async function takeUndispatchedEvents(tx: DbClient, limit: number): Promise<string[]> {
-  const { rows } = await tx.query(
-    `SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-  );
+  const { rows } = await tx.query(`SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
   return rows.map((e) => e.id as string);
 }

@@ -44,14 +44,19 @@ async function attempt(deps: DeliverDeps, w: DeliveryWork): Promise<AttemptResul
   const check = await checkWebhookUrl(w.url, { allowHosts: deps.ctx.config.webhookAllowHosts, lookup: deps.lookup });
   const result = check.ok
     ? await postWebhook({
-      url: check.url,
-      address: check.address,
-      family: check.family,
-      body: w.body,
-      headers: webhookRequestHeaders({ signature: signWebhookPayload(w.body, signingSecrets(w), Math.floor(Date.now() / 1000)), eventId: w.eventId, eventType: w.eventType, version: packageVersion }),
-      timeoutMs: deps.ctx.config.webhookTimeoutMs,
-      ca: deps.ca,
-    })
+        url: check.url,
+        address: check.address,
+        family: check.family,
+        body: w.body,
+        headers: webhookRequestHeaders({
+          signature: signWebhookPayload(w.body, signingSecrets(w), Math.floor(Date.now() / 1000)),
+          eventId: w.eventId,
+          eventType: w.eventType,
+          version: packageVersion,
+        }),
+        timeoutMs: deps.ctx.config.webhookTimeoutMs,
+        ca: deps.ca,
+      })
     : { ok: false, statusCode: null, error: check.reason };
   const finishedAt = new Date();
   const outcome = outcomeOfAttempt(result.ok, w.attempts + 1, deps.ctx.config.webhookScheduleSeconds, finishedAt);

@@ -25,7 +25,11 @@ export function endpointSlots(redis: Redis, keys: RedisKeys, limit: number, hold
       return acquireWebhookSlots(redis, { slots: key(endpointId) }, { now, limit, expiresAt: now + holdMs, setTtlMs: holdMs * 2, lanes });
     },
     async refresh(endpointId, lane) {
-      await redis.multi().zadd(key(endpointId), 'XX', Date.now() + holdMs, lane).pexpire(key(endpointId), holdMs * 2).exec();
+      await redis
+        .multi()
+        .zadd(key(endpointId), 'XX', Date.now() + holdMs, lane)
+        .pexpire(key(endpointId), holdMs * 2)
+        .exec();
     },
     async release(endpointId, lane) {
       // A failed release only keeps the slot until it expires; the attempts' results matter more.

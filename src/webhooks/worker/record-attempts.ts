@@ -45,8 +45,14 @@ async function updateEndpointCounters(tx: HotClient, tallies: Map<string, Endpoi
      FROM unnest($1::text[], $2::boolean[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
        AS u(id, reset, failures, first_failure, last_success, last_failure)
      WHERE w.id = u.id`,
-    [list.map(([id]) => id), list.map(([, t]) => t.reset), list.map(([, t]) => t.failures),
-      list.map(([, t]) => t.firstFailureAt), list.map(([, t]) => t.lastSuccessAt), list.map(([, t]) => t.lastFailureAt)],
+    [
+      list.map(([id]) => id),
+      list.map(([, t]) => t.reset),
+      list.map(([, t]) => t.failures),
+      list.map(([, t]) => t.firstFailureAt),
+      list.map(([, t]) => t.lastSuccessAt),
+      list.map(([, t]) => t.lastFailureAt),
+    ],
   );
 }
 
@@ -73,8 +79,16 @@ async function updateDeliveries(tx: HotClient, records: AttemptRecord[]): Promis
   await tx.query({
     name: 'webhook-record-deliveries',
     text: RECORD_DELIVERIES_STATEMENT,
-    values: [records.map((r) => r.deliveryId), records.map((r) => r.status), records.map((r) => r.statusCode), records.map((r) => r.error),
-      records.map((r) => r.startedAt), records.map((r) => r.nextAttemptAt), records.map((r) => r.finishedAt), UNFINISHED_DELIVERY_STATUSES],
+    values: [
+      records.map((r) => r.deliveryId),
+      records.map((r) => r.status),
+      records.map((r) => r.statusCode),
+      records.map((r) => r.error),
+      records.map((r) => r.startedAt),
+      records.map((r) => r.nextAttemptAt),
+      records.map((r) => r.finishedAt),
+      UNFINISHED_DELIVERY_STATUSES,
+    ],
   });
 }
 

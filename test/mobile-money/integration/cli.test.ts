@@ -23,8 +23,7 @@ async function receiveAndRead(phone: Awaited<ReturnType<typeof unlockedPhone>>, 
   return id;
 }
 
-const recordOf = async (incomingId: string) =>
-  (await app.ctx.db.query('SELECT * FROM mobile_money_events WHERE incoming_message_id = $1', [incomingId])).rows[0];
+const recordOf = async (incomingId: string) => (await app.ctx.db.query('SELECT * FROM mobile_money_events WHERE incoming_message_id = $1', [incomingId])).rows[0];
 
 describe('hafatra mobile-money reparse', () => {
   it('brings records in line with the templates, keeps reviews, skips purged bodies and reports progress', async () => {
@@ -42,7 +41,10 @@ describe('hafatra mobile-money reparse', () => {
          review_status = 'reviewed', review_note = 'checked by phone', reviewed_at = now() WHERE incoming_message_id = $1`,
       [drifted],
     );
-    for (const [id, review] of [[stale, 'none'], [staleReviewed, 'reviewed']] as const) {
+    for (const [id, review] of [
+      [stale, 'none'],
+      [staleReviewed, 'reviewed'],
+    ] as const) {
       await app.ctx.db.query(
         `INSERT INTO mobile_money_events (id, org_id, incoming_message_id, provider, classification, parsing_status, parser_version, review_status)
          VALUES ('mm_old_' || $1, $2, $1, 'provider_a', 'ambiguous', 'failed', 'old', $3)`,
@@ -53,19 +55,24 @@ describe('hafatra mobile-money reparse', () => {
     await app.ctx.db.query('UPDATE incoming_messages SET body = NULL, body_purged_at = now() WHERE id = $1', [purged]);
     const purgedBefore = await recordOf(purged);
 
+    const intactBefore = await recordOf(intact);
     const run = await hafatra('mobile-money', 'reparse', '--org', org.name, '--json');
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ total: 5, created: 1, updated: 1, unchanged: 1, removed: 1, keptReviewed: 1, skippedPurged: 1 });
     expect(run.stderr).toContain('5/5');
 
     expect(await recordOf(drifted)).toMatchObject({
-      classification: 'matched', amount_minor: 85_000_000, review_status: 'reviewed', review_note: 'checked by phone',
+      classification: 'matched',
+      amount_minor: 85_000_000,
+      review_status: 'reviewed',
+      review_note: 'checked by phone',
     });
     expect((await recordOf(drifted)).parser_version).not.toBe('old');
     expect(await recordOf(stale)).toBeUndefined();
     expect(await recordOf(staleReviewed)).toMatchObject({ review_status: 'reviewed' });
     expect(await recordOf(neverRead)).toMatchObject({ classification: 'unknown' });
     expect(await recordOf(purged)).toEqual(purgedBefore);
+    expect(await recordOf(intact)).toEqual(intactBefore); // the one `unchanged`
   });
 
   it('reads only SMS received since --since, and a second run changes nothing', async () => {

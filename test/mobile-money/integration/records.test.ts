@@ -56,10 +56,22 @@ describe('mobile-money records', () => {
     expect(res.status).toBe(200);
     expect(schemaErrors(MobileMoneyEventSchema, res.body)).toEqual([]);
     expect(res.body).toMatchObject({
-      id: link!.id, incomingMessageId: incomingId, provider: 'provider_a', classification: 'matched', parsingStatus: 'parsed',
-      verification: 'unverified', direction: 'incoming', amountMinor: 85_000_000, currency: 'MGA', reference,
-      counterpartyName: 'Going Beyond', counterpartyPhoneMasked: '+26134****747', providerTimestamp: '02/01/25 a 09:42',
-      balanceMinor: 141_415_500, feesMinor: null, parserVersion: PARSER_VERSION,
+      id: link!.id,
+      incomingMessageId: incomingId,
+      provider: 'provider_a',
+      classification: 'matched',
+      parsingStatus: 'parsed',
+      verification: 'unverified',
+      direction: 'incoming',
+      amountMinor: 85_000_000,
+      currency: 'MGA',
+      reference,
+      counterpartyName: 'Going Beyond',
+      counterpartyPhoneMasked: '+26134****747',
+      providerTimestamp: '02/01/25 a 09:42',
+      balanceMinor: 141_415_500,
+      feesMinor: null,
+      parserVersion: PARSER_VERSION,
       ai: { status: 'not_needed', provider: null, model: null, confidence: null },
       review: { status: 'none', note: null, reviewedAt: null },
     });
@@ -252,10 +264,7 @@ describe('events and idempotency', () => {
     await subscribeWebhook(app, orgId, ['mobile_money.detected']);
     const id = await storeWithoutJob(phone, 'MVola', mvolaGarbled());
     await readIncoming(app.ctx, [id], reader);
-    await app.ctx.db.query(
-      `UPDATE mobile_money_events SET ai_status = 'pending', ai_confidence = NULL, updated_at = now() - interval '1 hour' WHERE incoming_message_id = $1`,
-      [id],
-    );
+    await app.ctx.db.query(`UPDATE mobile_money_events SET ai_status = 'pending', ai_confidence = NULL, updated_at = now() - interval '1 hour' WHERE incoming_message_id = $1`, [id]);
     await app.ctx.db.query('DELETE FROM events WHERE org_id = $1', [orgId]);
     const rescuer = startMobileMoneyWorker(app.ctx, { reader, recoveryIntervalMs: 600_000, aiStuckMs: 60_000 });
     try {

@@ -26,8 +26,16 @@ export function fakeAiReader(): AiReader & { calls: number } {
       this.calls++;
       if (body.includes('AI-FAIL')) throw new AiReaderError('AI service answered 503');
       return {
-        direction: 'incoming', amountMinor: 5_010_000, currency: 'MGA', reference: null, counterpartyName: 'Someone else',
-        counterpartyPhoneMasked: null, providerTimestamp: null, balanceMinor: null, feesMinor: null, confidence: 0.7,
+        direction: 'incoming',
+        amountMinor: 5_010_000,
+        currency: 'MGA',
+        reference: null,
+        counterpartyName: 'Someone else',
+        counterpartyPhoneMasked: null,
+        providerTimestamp: null,
+        balanceMinor: null,
+        feesMinor: null,
+        confidence: 0.7,
       };
     },
   };
@@ -35,14 +43,18 @@ export function fakeAiReader(): AiReader & { calls: number } {
 
 /** Waits until the worker concluded reading the SMS; answers its mobileMoney link (null: no record). */
 export async function readingOf(app: TestApp, key: string, incomingId: string, timeoutMs = 10_000) {
-  await waitFor(`SMS ${incomingId} read`, async () => {
-    const { rows } = await app.ctx.db.query(
-      `SELECT i.money_checked_at IS NOT NULL AND (e.ai_status IS NULL OR e.ai_status <> 'pending') AS done
+  await waitFor(
+    `SMS ${incomingId} read`,
+    async () => {
+      const { rows } = await app.ctx.db.query(
+        `SELECT i.money_checked_at IS NOT NULL AND (e.ai_status IS NULL OR e.ai_status <> 'pending') AS done
        FROM incoming_messages i LEFT JOIN mobile_money_events e ON e.incoming_message_id = i.id WHERE i.id = $1`,
-      [incomingId],
-    );
-    return rows[0]?.done === true;
-  }, timeoutMs);
+        [incomingId],
+      );
+      return rows[0]?.done === true;
+    },
+    timeoutMs,
+  );
   const res = await app.request('GET', `/v1/incoming/${incomingId}`, { key });
   return res.body.mobileMoney as { id: string; provider: string; classification: string } | null;
 }

@@ -109,11 +109,8 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toEqual({ public: true, family });
   });
 
-  it.each(['', 'localhost', 'example.com', '1.2.3', '256.1.1.1', '::g', '1.2.3.4.5', '[1.2.3.4]'])(
-    'treats %j, which is not an IP address, as not public',
-    (input) => {
-      expect(classifyAddress(input)).toMatchObject({ public: false, family: null });
-      expect(isPublicAddress(input)).toBe(false);
-    },
-  );
+  it.each(['', 'localhost', 'example.com', '1.2.3', '256.1.1.1', '::g', '1.2.3.4.5', '[1.2.3.4]'])('treats %j, which is not an IP address, as not public', (input) => {
+    expect(classifyAddress(input)).toMatchObject({ public: false, family: null });
+    expect(isPublicAddress(input)).toBe(false);
+  });
 });

@@ -3,8 +3,10 @@ import { checkWebhookUrl, parseAllowHosts, type ResolvedAddress } from '../../..
 
 const noAllow = { allowHosts: [] };
 /** A resolver answering fixed addresses, standing in for DNS we do not control. */
-const resolvesTo = (...addresses: string[]) => async (): Promise<ResolvedAddress[]> =>
-  addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolvesTo =
+  (...addresses: string[]) =>
+  async (): Promise<ResolvedAddress[]> =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 async function reasonFor(url: string, opts: Parameters<typeof checkWebhookUrl>[1] = noAllow): Promise<string> {
   const result = await checkWebhookUrl(url, opts);
@@ -99,9 +101,7 @@ describe('checkWebhookUrl: URL shape', () => {
 describe('checkWebhookUrl: hostnames', () => {
   it('refuses a name that resolves to a private address, naming the address', async () => {
     const reason = await reasonFor('https://hooks.example.com/', { allowHosts: [], lookup: resolvesTo('10.1.2.3') });
-    expect(reason).toBe(
-      'The host hooks.example.com resolves to 10.1.2.3, which is not a public address (private); webhooks can only be delivered to public addresses.',
-    );
+    expect(reason).toBe('The host hooks.example.com resolves to 10.1.2.3, which is not a public address (private); webhooks can only be delivered to public addresses.');
   });
 
   it('refuses when any one of several addresses is not public (DNS rebinding)', async () => {

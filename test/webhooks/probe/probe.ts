@@ -23,7 +23,11 @@ import { recordEvents } from '../../../src/events/record-events.js';
 import { newWebhookSecret } from '../../../src/webhooks/delivery/signature.js';
 import { createDevCertificate } from '../../../src/webhooks/delivery/dev-certificate.js';
 
-interface PathCount { n: number; first: number; last: number }
+interface PathCount {
+  n: number;
+  first: number;
+  last: number;
+}
 
 const { values: args } = parseArgs({
   options: {
@@ -102,14 +106,20 @@ async function withCpu<T>(run: () => Promise<T>): Promise<{ result: T; cpu: stri
   const redis = cpuSince(before.redis, after.redis);
   const cores = (ms: number) => (ms / wall).toFixed(2);
   const others = machine - worker - receiver - postgres - redis - own;
-  return { result, cpu: `cores busy: worker ${cores(worker)}, receiver ${cores(receiver)}, postgres ${cores(postgres)}, redis ${cores(redis)}, events writer ${cores(own)}, other users ${cores(others)}` };
+  return {
+    result,
+    cpu: `cores busy: worker ${cores(worker)}, receiver ${cores(receiver)}, postgres ${cores(postgres)}, redis ${cores(redis)}, events writer ${cores(own)}, other users ${cores(others)}`,
+  };
 }
 
 const probe: { worker?: ChildProcess; receiver?: ChildProcess } = {};
 
 async function emit(db: Db, orgId: string, n: number): Promise<void> {
   for (let i = 0; i < n; i += 500) {
-    const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) => ({ type: 'message.sent' as const, data: () => ({ id: `msg_probe${i + j}`, status: 'sent', to: '+261340000000', body: 'x'.repeat(160) }) }));
+    const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) => ({
+      type: 'message.sent' as const,
+      data: () => ({ id: `msg_probe${i + j}`, status: 'sent', to: '+261340000000', body: 'x'.repeat(160) }),
+    }));
     await inTransaction(db, (tx) => recordEvents(tx, orgId, batch));
   }
 }
@@ -151,16 +161,20 @@ try {
   const org = await insertOrganization(db, { name: `probe-${randomBytes(4).toString('hex')}` });
   const base = `https://localhost:${port}`;
   await insertEndpoint(db, org.id, { url: `${base}/ok`, description: null, eventTypes: ['message.sent'], secret: newWebhookSecret() });
-  const worker = child('worker-process.ts', {
-    DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
-    HAFATRA_REDIS_PREFIX: `probe${randomBytes(3).toString('hex')}`,
-    HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost',
-    LOG_LEVEL: 'warn',
-    PROBE_CERT: cert.cert,
-    PROBE_CONCURRENCY: args.concurrency,
-    PROBE_PER_ENDPOINT: args['per-endpoint'],
-  }, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []);
+  const worker = child(
+    'worker-process.ts',
+    {
+      DATABASE_URL: services.databaseUrl,
+      REDIS_URL: services.redisUrl,
+      HAFATRA_REDIS_PREFIX: `probe${randomBytes(3).toString('hex')}`,
+      HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost',
+      LOG_LEVEL: 'warn',
+      PROBE_CERT: cert.cert,
+      PROBE_CONCURRENCY: args.concurrency,
+      PROBE_PER_ENDPOINT: args['per-endpoint'],
+    },
+    args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [],
+  );
   workers.push(worker);
   probe.worker = worker;
   await nextMessage(worker);
@@ -172,7 +186,9 @@ try {
     const beside: number[] = [];
     for (let r = 0; r < Number(args.rounds); r++) beside.push(await measuredRound(db, org.id, `beside /hang #${r + 1}`));
     const lower = (a: number, b: number) => `${Math.round((1 - b / a) * 100)}% lower`;
-    console.log(`beside a hanging endpoint: median ${Math.round(median(beside))}/s (${lower(median(alone), median(beside))}), best ${Math.round(Math.max(...beside))}/s (${lower(Math.max(...alone), Math.max(...beside))})`);
+    console.log(
+      `beside a hanging endpoint: median ${Math.round(median(beside))}/s (${lower(median(alone), median(beside))}), best ${Math.round(Math.max(...beside))}/s (${lower(Math.max(...alone), Math.max(...beside))})`,
+    );
   }
 } finally {
   for (const w of workers) {

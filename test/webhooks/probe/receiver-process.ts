@@ -10,7 +10,10 @@ interface PathCount {
 }
 
 const counts = new Map<string, PathCount>();
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const server = https.createServer({ cert: process.env.PROBE_CERT, key: process.env.PROBE_KEY, keepAliveTimeout: 60_000 }, (req, res) => {
   req.resume();
   req.on('end', () => {

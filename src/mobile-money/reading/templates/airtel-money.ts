@@ -87,11 +87,7 @@ export const airtelMoney: ProviderRegistry = {
   labels: {
     balance: labels(String.raw`\b(?:(?:ny )?toe-? ?bola(?:nao)?(?: dia)?|solde|new balance) ?:? ?${MONEY}`),
     fees: labels(String.raw`\b(?:sarany|frais) ?:? ?${MONEY}`),
-    reference: labels(
-      String.raw`\btrans(?:action)? ?id ?:? ?${REF}`,
-      String.raw`\b(?:tid|id|ref) ?: ?${REF}`,
-      TIMESTAMPED_ID,
-    ),
+    reference: labels(String.raw`\btrans(?:action)? ?id ?:? ?${REF}`, String.raw`\b(?:tid|id|ref) ?: ?${REF}`, TIMESTAMPED_ID),
     date: labels(String.raw`\b(\d{1,2}/\d{1,2}/\d{2,4}(?: \d{1,2}:\d{2}(?::\d{2})?)?|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?)`),
   },
   referenceShape: /^(?:(?:PP|CI|CO|MP)\d{6}\.\d{4}\.[A-Z0-9]+|[A-Z0-9.]{6,})$/i,

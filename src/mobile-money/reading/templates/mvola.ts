@@ -100,10 +100,7 @@ export const mvola: ProviderRegistry = {
   version: 2,
   templates,
   labels: {
-    balance: labels(
-      String.raw`\bsolde(?: mvola)?(?: est de)? ?:? ?${MONEY}`,
-      String.raw`\bny volanao(?: dia)? ?:? ?${MONEY}`,
-    ),
+    balance: labels(String.raw`\bsolde(?: mvola)?(?: est de)? ?:? ?${MONEY}`, String.raw`\bny volanao(?: dia)? ?:? ?${MONEY}`),
     fees: labels(String.raw`\b(?:frais|sarany) ?:? ?${MONEY}`),
     reference: labels(String.raw`\bref(?:erence)? ?[.:]? ?(\d+)`),
     date: labels(String.raw`\b(?:le|ny) (\d{1,2}/\d{1,2}/\d{2,4}(?: (?:a )?\d{1,2}[:h]\d{2}(?::\d{2})?)?)`),

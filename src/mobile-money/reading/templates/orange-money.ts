@@ -135,17 +135,9 @@ export const orangeMoney: ProviderRegistry = {
   version: 3,
   templates,
   labels: {
-    balance: labels(
-      String.raw`\bsolde(?: orange money| om)?(?: est(?: de)?)? ?:? ?${MONEY}`,
-      String.raw`\bnew balance ?:? ?${MONEY}`,
-    ),
+    balance: labels(String.raw`\bsolde(?: orange money| om)?(?: est(?: de)?)? ?:? ?${MONEY}`, String.raw`\bnew balance ?:? ?${MONEY}`),
     fees: labels(String.raw`\bfrais ?:? ?${MONEY}`),
-    reference: labels(
-      String.raw`\btrans(?:action)? ?id ?:? ?${REF}`,
-      String.raw`\b(?:ref|trid|id) ?: ?${REF}`,
-      TIMESTAMPED_ID,
-      String.raw`\b(OR\d{6}[A-Za-z0-9]+)\b`,
-    ),
+    reference: labels(String.raw`\btrans(?:action)? ?id ?:? ?${REF}`, String.raw`\b(?:ref|trid|id) ?: ?${REF}`, TIMESTAMPED_ID, String.raw`\b(OR\d{6}[A-Za-z0-9]+)\b`),
     date: labels(String.raw`\bdate ?: ?(\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?)`),
   },
   referenceShape: /^(?:(?:PP|CI|CO|MP)\d{6}\.\d{4}\.[A-Z0-9]+|[0-9a-f]{8}|OR\d{6}[A-Z0-9]+)$/i,
