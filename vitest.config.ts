@@ -39,7 +39,7 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'artifacts/coverage',
-      thresholds: { lines: 0, statements: 0, functions: 0, branches: 0 },
+      thresholds: { lines: 92, statements: 89, functions: 89, branches: 80 },
     },
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
