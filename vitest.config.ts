@@ -24,6 +24,7 @@ const workers = Number(process.env.HAFATRA_TEST_WORKERS ?? 3);
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/file-database.ts'],
     testTimeout: 30_000,
     // expect.poll waits on what a page or a process shows; under a busy machine that takes more
     // than vitest's default second.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import pg from 'pg';
+import { testDatabaseUrl } from '../support/database.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where each page's screenshot goes: an artifact of the run, never committed. */
@@ -42,7 +43,7 @@ export interface FreshServer {
  * and the setup link. `env` adds settings (webhook test hosts, a CA to trust).
  */
 export async function startFreshServer(env: Record<string, string> = {}): Promise<FreshServer> {
-  const base = inject('databaseUrl');
+  const base = testDatabaseUrl();
   const name = `journey_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

@@ -5,9 +5,10 @@ import { startTestApp, uniqueName, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { runCliInProcess, type CliRun } from '../support/cli.js';
 import { hashSecret } from '../../src/auth/api-key-secret.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 const prefix = `cli${randomBytes(4).toString('hex')}`;
-const env = () => ({ DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
+const env = () => ({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
 type Run = CliRun;
 
 /** `npx tsx src/cli/entry.ts …`: the real command in its own process (about a second each). */

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { runCliInProcess } from '../support/cli.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 const prefix = `mcli${randomBytes(4).toString('hex')}`;
-const env = { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', HAFATRA_PUBLIC_URL: 'https://sms.example.org' };
+const env = { DATABASE_URL: testDatabaseUrl(), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', HAFATRA_PUBLIC_URL: 'https://sms.example.org' };
 const hafatra = (...args: string[]) => runCliInProcess(args, env);
 
 let app: TestApp;

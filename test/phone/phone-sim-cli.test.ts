@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPhoneTestApp, pairTestPhone, sendMessages, eventually, type PhoneTestApp } from '../support/phones.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 let app: PhoneTestApp;
 let dir: string;
@@ -28,7 +29,7 @@ interface Sim {
 function phoneSim(...args: string[]): Sim {
   const env = {
     ...process.env,
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: testDatabaseUrl(),
     REDIS_URL: inject('redisUrl'),
     HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix,
     LOG_LEVEL: 'silent',

@@ -5,11 +5,22 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedServices } from '../../src/launcher/embedded-services.js';
 import { createDb } from '../../src/db/pool.js';
 import { migrate } from '../../src/db/migrate.js';
+import pg from 'pg';
+
+const TEMPLATE = 'hafatra_template';
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     redisUrl: string;
+    /** The migrated database every test file's own database is copied from. */
+    templateDatabase: string;
   }
 }
 
@@ -27,6 +38,11 @@ async function start() {
   const db = createDb(services.databaseUrl, 2);
   await migrate(db);
   await db.end();
+  // A copy nobody connects to: CREATE DATABASE ... TEMPLATE refuses a template in use.
+  const admin = new pg.Client({ connectionString: withDatabase(services.databaseUrl, 'postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${TEMPLATE} TEMPLATE ${new URL(services.databaseUrl).pathname.slice(1)}`);
+  await admin.end();
   return {
     databaseUrl: services.databaseUrl,
     redisUrl: services.redisUrl,
@@ -48,6 +64,7 @@ export default async function setup(project: TestProject) {
   const services = await entry.ready;
   project.provide('databaseUrl', services.databaseUrl);
   project.provide('redisUrl', services.redisUrl);
+  project.provide('templateDatabase', TEMPLATE);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { testDatabaseUrl } from './database.js';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
@@ -38,7 +39,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig(
     { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
     {
-      databaseUrl: inject('databaseUrl'),
+      databaseUrl: testDatabaseUrl(),
       redisUrl: inject('redisUrl'),
       redisPrefix: `t${randomBytes(5).toString('hex')}`,
       port: 0,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/index.js';
 import { packageVersion } from '../../src/version.js';
-import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
+import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, waitForNoJobOf, type WebhookRig } from './support.js';
 
 let rig: WebhookRig;
 
@@ -81,7 +81,7 @@ describe('webhook delivery', () => {
     const endpoint = (await app.request('GET', `/v1/webhooks/${id}`, { key })).body;
     expect(endpoint).toMatchObject({ consecutiveFailures: 3, enabled: true, lastSuccessAt: null });
     expect(endpoint.lastFailureAt).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 1200));
+    await waitForNoJobOf(app, id);
     expect(received()).toHaveLength(3);
   });
 
@@ -182,7 +182,7 @@ describe('webhook delivery', () => {
     expect((await app.request('DELETE', `/v1/webhooks/${id}`, { key })).status).toBe(204);
     const toDeleted = () => receiver.requests.filter((r) => r.path === '/deleted').length;
     const before = toDeleted();
-    await new Promise((r) => setTimeout(r, 2500));
+    await waitForNoJobOf(app, id);
     expect(toDeleted()).toBe(before);
     const left = await app.ctx.db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
     expect(left.rows[0].n).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
+import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, waitForNoJobOf, type WebhookRig } from './support.js';
 
 let rig: WebhookRig;
 
@@ -26,7 +26,7 @@ it('disables an endpoint failing for the whole period, stops its deliveries, and
   expect(log.map((d) => d.status)).toEqual(['dead', 'dead']);
   for (const d of log) expect(d.attempts).toBeLessThan(5);
   const sent = receiver.requests.length;
-  await new Promise((r) => setTimeout(r, 1500));
+  await waitForNoJobOf(app, id);
   expect(receiver.requests.length).toBe(sent);
   // Events while disabled are not delivered, not even later.
   expect(await emitEvents(app, org.id, 'message.sent', 1)).toBe(0);

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { addDeliveryJobs, bullConnection, groupIntoJobs, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
 import { startWebhookWorkers } from '../../src/webhooks/workers.js';
-import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
+import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, waitForNoJobOf, type WebhookRig } from './support.js';
 
 let rig: WebhookRig;
 
@@ -56,7 +56,7 @@ it('delivers retrying deliveries once each after Redis lost their jobs', async (
   healthy = true;
   await waitFor('20 delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 20);
   await rig.workers.recoverNow();
-  await new Promise((r) => setTimeout(r, 1500));
+  await waitForNoJobOf(app, id);
   const ids = eventIdsOf(receiver.requests, '/retrying');
   expect(ids).toHaveLength(40); // one failed and one successful attempt each
   const counts = new Map<string, number>();
@@ -74,7 +74,7 @@ it('delivers pending deliveries whose jobs were lost before any attempt', async 
 
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
   await waitFor('50 delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 50);
-  await new Promise((r) => setTimeout(r, 1000));
+  await waitForNoJobOf(app, id);
   const ids = eventIdsOf(receiver.requests, '/pending');
   expect(ids).toHaveLength(50);
   expect(new Set(ids).size).toBe(50);
@@ -93,7 +93,7 @@ it("attempts a delivery held by two jobs once (the relay's and the recovery pass
 
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
   await waitFor('60 delivered', async () => (await app.ctx.db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 60);
-  await new Promise((r) => setTimeout(r, 1000));
+  await waitForNoJobOf(app, id);
   const ids = eventIdsOf(receiver.requests, '/twice');
   expect(ids).toHaveLength(60);
   expect(new Set(ids).size).toBe(60);
@@ -107,7 +107,7 @@ it('offers again deliveries overdue past the grace whose jobs are gone while Red
   expect(await app.ctx.redis.exists(app.ctx.keys.webhooksQueued())).toBe(1);
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
   await waitFor('70 delivered', async () => (await app.ctx.db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [id])).rows[0].n === 70);
-  await new Promise((r) => setTimeout(r, 1000));
+  await waitForNoJobOf(app, id);
   const ids = eventIdsOf(receiver.requests, '/overdue');
   expect(new Set(ids).size).toBe(70);
   expect(ids).toHaveLength(70);

@@ -86,3 +86,26 @@ export async function startAppWithQueue(name: string): Promise<{ app: TestApp; q
     },
   };
 }
+
+/**
+ * Waits until the delivery queue holds no job of this endpoint, in any state a job can still
+ * attempt from: from then on no request for it can come, so "nothing more was sent" is proved by
+ * an event rather than by a pause long enough on a quiet machine.
+ */
+export async function waitForNoJobOf(app: TestApp, endpointId: string, timeoutMs = 15_000): Promise<void> {
+  const connection = bullConnection(app.ctx, 'test-no-job');
+  const queue = openDeliveryQueue(app.ctx, connection);
+  try {
+    await waitFor(
+      `no delivery job left for ${endpointId}`,
+      async () => {
+        const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'waiting-children']);
+        return !jobs.some((j) => j?.data.endpointId === endpointId);
+      },
+      timeoutMs,
+    );
+  } finally {
+    await queue.close();
+    await connection.quit();
+  }
+}

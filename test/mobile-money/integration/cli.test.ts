@@ -5,10 +5,10 @@ import { recordIncoming } from '../../../src/incoming/record-incoming.js';
 import { readIncoming } from '../../../src/mobile-money/read-incoming.js';
 import { runCliInProcess } from '../../support/cli.js';
 import { MVOLA_PROMO, mvolaReceived } from './support.js';
+import { testDatabaseUrl } from '../../support/database.js';
 
 /** The real CLI entry point in this process, its output captured. */
-const hafatra = (...args: string[]) =>
-  runCliInProcess(args, { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent' });
+const hafatra = (...args: string[]) => runCliInProcess(args, { DATABASE_URL: testDatabaseUrl(), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent' });
 
 let app: TestApp;
 
