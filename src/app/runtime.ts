@@ -4,10 +4,11 @@ import { createRedis, redisReady } from '../redis/connection.js';
 import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
 import type { AppContext, Infrastructure } from '../context/app-context.js';
+import { systemClock, type Clock } from '../context/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
 
-export function openContext(config: Config, name = 'hafatra'): AppContext {
+export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
   const log = createLogger(config.logLevel, name);
   const poolOptions = {
@@ -22,6 +23,7 @@ export function openContext(config: Config, name = 'hafatra'): AppContext {
     hotDb: createHotDb(config.databaseUrl, hotPoolSize(config.pgPoolSize), poolOptions),
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
+    clock,
   };
   return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra) };
 }

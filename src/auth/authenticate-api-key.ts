@@ -48,7 +48,7 @@ export function apiKeyAuthenticator(ctx: AppContext) {
       const raw = JSON.parse(record) as CachedKeyRecord;
       principals.set(record, (parsed = { ...raw, scopes: raw.scopes.filter(isScope) }));
     }
-    if (parsed.expiresAt !== null && parsed.expiresAt <= Date.now()) throw errors.unauthorized();
+    if (parsed.expiresAt !== null && parsed.expiresAt <= ctx.clock.now()) throw errors.unauthorized();
     touchLastUse(parsed.keyId);
     return { kind: 'apiKey', orgId: parsed.orgId, keyId: parsed.keyId, scopes: parsed.scopes as ApiPrincipal['scopes'] };
   };
@@ -61,7 +61,7 @@ export function apiKeyAuthenticator(ctx: AppContext) {
 function lastUseToucher(ctx: AppContext) {
   const touched = new Recent<number>(10_000);
   return (keyId: string) => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     if (now - (touched.get(keyId) ?? 0) < 60_000) return;
     touched.set(keyId, now);
     ctx.db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId]).catch((err: unknown) => ctx.log.warn({ err, keyId }, 'last use of the API key not recorded'));
@@ -90,7 +90,7 @@ async function authenticateTogether(ctx: AppContext, hashes: string[]): Promise<
   const wanted = new Map<string, number>();
   for (const h of hashes) wanted.set(h, (wanted.get(h) ?? 0) + 1);
   const distinct = [...wanted.keys()];
-  const now = Date.now();
+  const now = ctx.clock.now();
   const results = await authenticateMany(
     ctx.redis,
     distinct.map((h) => {

@@ -3,6 +3,7 @@ import type { Db, HotDb } from '../db/pool.js';
 import type { Redis } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Logger } from '../logging/logger.js';
+import type { Clock } from './clock.js';
 import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import type { ParseQueueProducer } from '../mobile-money/parse-queue.js';
 
@@ -15,6 +16,7 @@ export interface Infrastructure {
   hotDb: HotDb;
   redis: Redis;
   keys: RedisKeys;
+  clock: Clock;
 }
 
 /** What every domain service is built from: one per process, composed by app/runtime.ts. */

@@ -41,6 +41,7 @@ export const MAX_CLAIM = 100;
  */
 export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
   const k = ctx.keys.org(device.orgId);
+  const now = ctx.clock.now();
   const run = () =>
     claimFromQueues(
       ctx.redis,
@@ -51,7 +52,7 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
         deviceState: k.deviceState(device.deviceId),
         claiming: k.claiming(),
       },
-      { deviceId: device.deviceId, max: Math.min(Math.max(1, max), MAX_CLAIM), now: Date.now(), pacingPrefix: k.pacingPrefix(device.deviceId), utcDay: utcDay() },
+      { deviceId: device.deviceId, max: Math.min(Math.max(1, max), MAX_CLAIM), now, pacingPrefix: k.pacingPrefix(device.deviceId), utcDay: utcDay(new Date(now)) },
     );
   let result = await run();
   if (result.kind === 'deviceStateMissing') {

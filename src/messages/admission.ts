@@ -47,7 +47,7 @@ export type Admission =
 
 export async function admitSend(ctx: AppContext, q: { orgId: string; dailyLimit: number; idempotencyKey?: string; requestHash: string; count: number; batchId: string }): Promise<Admission> {
   const k = ctx.keys.org(q.orgId);
-  const admittedAt = Date.now();
+  const admittedAt = ctx.clock.now();
   const dailyKey = k.dailyCount(utcDay(new Date(admittedAt)));
   const idemKey = k.idempotency(q.idempotencyKey ?? '-');
   const ledger = k.sendReservations();
@@ -70,7 +70,7 @@ export async function admitSend(ctx: AppContext, q: { orgId: string; dailyLimit:
 
   let result = await run();
   if (result.kind === 'counterMissing') {
-    await seedDailyCount(ctx, q.orgId, utcDay(new Date(admittedAt)), Date.now() + SEND_TIMING.recountAfterSeedMs);
+    await seedDailyCount(ctx, q.orgId, utcDay(new Date(admittedAt)), ctx.clock.now() + SEND_TIMING.recountAfterSeedMs);
     result = await run();
   }
   switch (result.kind) {
@@ -81,7 +81,10 @@ export async function admitSend(ctx: AppContext, q: { orgId: string; dailyLimit:
     case 'stillInFlight':
       throw errors.conflict('a request with this idempotency-key is still being processed; retry shortly');
     case 'dailyLimitReached':
-      throw errors.rateLimited(`daily message limit of ${q.dailyLimit} reached (${result.countToday} sent today, ${q.count} more requested); it resets at 00:00 UTC`, secondsToNextUtcDay());
+      throw errors.rateLimited(
+        `daily message limit of ${q.dailyLimit} reached (${result.countToday} sent today, ${q.count} more requested); it resets at 00:00 UTC`,
+        secondsToNextUtcDay(new Date(ctx.clock.now())),
+      );
     case 'counterMissing':
       throw new Error('admitSend found no daily counter right after seeding it');
   }

@@ -121,7 +121,7 @@ export interface PreparedBatch {
  */
 function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: string[], batchId: string): PreparedBatch {
   const measure = measureSms(body.body);
-  const now = new Date();
+  const now = new Date(ctx.clock.now());
   const expiresAt = new Date(now.getTime() + ctx.config.messageTtlSeconds * 1000);
   const fields: BatchFields = {
     orgId,
@@ -203,7 +203,7 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
       fields.orgId,
       batch.messages.map((m) => ({ type: 'message.queued', data: () => m })),
     );
-    const elapsedMs = Date.now() - admittedAt;
+    const elapsedMs = ctx.clock.now() - admittedAt;
     if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);
     return true;
   });

@@ -68,3 +68,32 @@ describe('the daily message limit', () => {
     expect((await app.request('POST', '/v1/messages', { key: a.key, body: { to: three[0], body: 'x' } })).status).toBe(429);
   });
 });
+
+describe('the daily limit across midnight UTC (a clock the test moves)', () => {
+  let late: TestApp;
+  // Two seconds before midnight, in a year no other test writes to.
+  const clock = { t: Date.UTC(2031, 0, 1, 23, 59, 58, 0), now: () => clock.t };
+  beforeAll(async () => {
+    late = await startTestApp({}, undefined, clock);
+  });
+  afterAll(() => late.close());
+
+  it('refuses with Retry-After counting to midnight, then admits the first send of the new day', async () => {
+    const { org, key } = await late.createOrg({ dailyLimit: 3 });
+    await insertTestDevice(late.ctx, org.id);
+    const sent = await late.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } });
+    expect(sent.status).toBe(202);
+    expect(sent.body.messages[0].createdAt).toBe('2031-01-01T23:59:58.000Z');
+
+    clock.t += 1500; // 23:59:59.5
+    const refused = await late.request('POST', '/v1/messages', { key, body: { to: three[0], body: 'x' } });
+    expectError(refused, 429, 'rate_limited', /daily/);
+    expect(refused.headers.get('retry-after')).toBe('1');
+
+    clock.t += 600; // 00:00:00.1 on 2 January
+    const next = await late.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } });
+    expect(next.status).toBe(202);
+    expect(await late.ctx.redis.get(late.ctx.keys.org(org.id).dailyCount('20310102'))).toBe('3');
+    expectError(await late.request('POST', '/v1/messages', { key, body: { to: three[0], body: 'x' } }), 429, 'rate_limited');
+  });
+});
