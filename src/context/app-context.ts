@@ -1,23 +1,6 @@
-import type { Config } from '../config/config.js';
-import type { Db, HotDb } from '../db/pool.js';
-import type { Redis } from '../redis/connection.js';
-import type { RedisKeys } from '../redis/keys.js';
-import type { Logger } from '../logging/logger.js';
-import type { Clock } from './clock.js';
 import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import type { ParseQueueProducer } from '../mobile-money/parse-queue.js';
-
-/** A process's settings and connections: what the services it owns are built from. */
-export interface Infrastructure {
-  config: Config;
-  log: Logger;
-  db: Db;
-  /** The hot paths' prepared statements (claims, status reports, message lists): see createHotDb. */
-  hotDb: HotDb;
-  redis: Redis;
-  keys: RedisKeys;
-  clock: Clock;
-}
+import type { Infrastructure } from './infrastructure.js';
 
 /** What every domain service is built from: one per process, composed by app/runtime.ts. */
 export interface AppContext extends Infrastructure {

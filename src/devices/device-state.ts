@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/app-context.js';
+import type { Infrastructure } from '../context/infrastructure.js';
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/app-context.js';
+import type { Infrastructure } from '../context/infrastructure.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/app-context.js';
+import type { Infrastructure } from '../context/infrastructure.js';
 import { claimJobs as claimFromQueues } from '../redis/scripts/claim-jobs.js';
 import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { utcDay } from '../redis/keys.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Infrastructure } from '../context/app-context.js';
+import type { Infrastructure } from '../context/infrastructure.js';
 
 /** Wakes the phones this process holds for an organization (or one phone). */
 export type WakePhones = (orgId: string, deviceId: string | null) => void;

@@ -6,6 +6,7 @@ import { compileValidator } from '../http/validation.js';
 import { ClaimBody, StatusReport } from './schemas.js';
 import type { StatusReportWriter } from './status-reports.js';
 import type { RecentAnswers } from './recent-answers.js';
+import type { FrameReply } from './frame-reply.js';
 
 /** A frame operation the socket and the HTTP fallback share (heartbeat, incoming SMS). */
 export interface DeviceOperation {
@@ -18,8 +19,6 @@ export interface DeviceOperations {
   heartbeat?: DeviceOperation;
   incoming?: DeviceOperation;
 }
-
-export type FrameReply = { type: 'ack'; ref: string; [k: string]: unknown } | { type: 'error'; ref: string | null; code: string; message: string };
 
 export interface FrameContext {
   ctx: AppContext;
@@ -44,6 +43,8 @@ function errorFrame(ref: string | null, err: HafatraError): FrameReply {
 }
 
 /** Parses and answers one client frame. Never throws: every failure is an `error` frame. */
+export type { FrameReply };
+
 export async function handleFrame(fc: FrameContext, text: string): Promise<FrameReply> {
   let frame: Record<string, unknown>;
   try {

@@ -1,4 +1,4 @@
-import type { FrameReply } from './frame-handlers.js';
+import type { FrameReply } from './frame-reply.js';
 
 /** Answers that may be different next time: a resend with the same ref runs the frame again. */
 const CHANGEABLE = new Set(['internal_error', 'inbound_locked']);

@@ -14,7 +14,9 @@ import type { Logger } from '../logging/logger.js';
 import type { Queryable } from '../db/pool.js';
 import { recordAudit } from '../audit/record-audit.js';
 
-export type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
+import type { Method } from './method.js';
+
+export type { Method };
 
 /** What a handler sees: everything copied out of uWS's stack-allocated request. */
 export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | MemberPrincipal | DevicePrincipal | null> {

@@ -1,5 +1,5 @@
 import { errors } from '../errors/errors.js';
-import type { Method } from './router.js';
+import type { Method } from './method.js';
 
 /** The headers by which a browser says where a request comes from. */
 export interface BrowserHeaders {
