@@ -152,7 +152,10 @@ describe('startEmbeddedServices', () => {
     await expect(startEmbeddedServices({ dataDir: dir })).rejects.toThrow(`is in use by another hafatra (pid ${child.pid})`);
     await withPg(urls.databaseUrl, (db) => db.query('CREATE TABLE survivor (id int)'));
 
+    // Killed, and gone: a killed process stays in the table until its parent (this test) reaps it.
+    const gone = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
+    await gone;
     const services = await start(dir);
     await withPg(services.databaseUrl, async (db) => {
       expect((await db.query('SELECT count(*)::int AS n FROM survivor')).rows).toEqual([{ n: 0 }]);
