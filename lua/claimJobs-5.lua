@@ -1,7 +1,9 @@
 --[[
   Hands queued messages to one phone: its own queue first (messages pinned to it), then the
   organization's queue. Honours the phone's state (revoked, outbound disabled, draining claim
-  nothing) and its pacing: segments per minute per SIM, and an optional daily cap per SIM.
+  nothing) and its pacing: SMS parts per rolling 60 seconds for the phone as a whole, all SIMs
+  together (Android's SmsUsageMonitor counts per app, not per SIM: past 30 parts a minute an
+  unattended phone stops sending), and an optional daily cap per SIM.
   A claimed message leaves its queue for the claiming set (scored by claim time) and keeps its
   meta, until the caller confirms the claim in Postgres (lua/confirmClaims) or the recovery sweep
   puts it back. One call decides, so no message can be handed to two phones.
@@ -15,14 +17,16 @@
   ARGV[1] device id
   ARGV[2] max jobs
   ARGV[3] now, milliseconds
-  ARGV[4] pacing key prefix (…:pace:<deviceId>:), same hash tag
+  ARGV[4] pacing key prefix (…:pace:<deviceId>:), same hash tag: <prefix>w is the phone's
+          window (sorted set: '<parts>:<message id>' scored by claim time), <prefix><sim>:d<day>
+          each SIM's count of the day
   ARGV[5] UTC day yyyymmdd
 
   Returns {code, retryAfterMs, id1, meta1, sim1, id2, …} (sim: the message's SIM, else the
   device's default, else -1):
-    1  claimed (possibly nothing); retryAfterMs is 0, or when the minute rolls over if pacing
-       held messages back
-    0  nothing claimed because pacing is spent; retryAfterMs says when the minute rolls over
+    1  claimed (possibly nothing); retryAfterMs is 0, or when the window's oldest parts leave
+       it if pacing held messages back
+    0  nothing claimed because pacing is spent; retryAfterMs says when the oldest parts leave
    -1  no device state in Redis: the caller loads it from Postgres and calls again
    -2  the device is revoked
    -3  the device takes no new messages (outbound disabled or draining)
@@ -38,21 +42,33 @@ local now = tonumber(ARGV[3])
 local pace = tonumber(state[4])
 local simCap = tonumber(state[5]) or 0
 local defaultSim = tonumber(state[6]) or -1
-local minute = math.floor(now / 60000)
-local retryAfter = 60000 - (now % 60000)
+local windowKey = ARGV[4] .. 'w'
+local windowStart = now - 60000
+
+-- The parts the phone was handed in the last 60 seconds, all SIMs together.
+rcall('ZREMRANGEBYSCORE', windowKey, '-inf', windowStart)
+local inWindow = rcall('ZRANGE', windowKey, 0, -1, 'WITHSCORES')
+local windowUsed = 0
+for i = 1, #inWindow, 2 do
+  windowUsed = windowUsed + tonumber(string.match(inWindow[i], '^(%d+):'))
+end
+-- When the oldest claim leaves the window (a minute from now if nothing is in it yet).
+local retryAfter = 60000
+if #inWindow > 0 then retryAfter = math.max(1, tonumber(inWindow[2]) + 60000 - now) end
+local windowAdd = 0
+local windowEntries = {}
 
 local out = {1, 0}
 local claimed = 0
 local paced = false
--- Segments spent per SIM in this call, on top of what the pacing keys already hold.
+-- Parts spent per SIM today in this call, on top of what the daily keys already hold.
 local spent = {}
 
-local function budgetFor(sim)
+local function dayBudgetFor(sim)
   local simKey = tostring(sim)
   if spent[simKey] == nil then
-    local used = tonumber(rcall('GET', ARGV[4] .. simKey .. ':m' .. minute) or '0')
     local usedToday = tonumber(rcall('GET', ARGV[4] .. simKey .. ':d' .. ARGV[5]) or '0')
-    spent[simKey] = {minute = used, day = usedToday, add = 0}
+    spent[simKey] = {day = usedToday, add = 0}
   end
   return spent[simKey]
 end
@@ -78,12 +94,16 @@ local function take(queue)
         if tonumber(meta['exp']) > now then
           local sim = meta['sim']
           if sim == nil or sim == cjson.null then sim = defaultSim end
-          local b = budgetFor(sim)
+          local b = dayBudgetFor(sim)
           local seg = tonumber(meta['seg'])
-          local withinMinute = b.minute + b.add + seg <= pace or (b.minute + b.add == 0)
+          -- A message longer than the whole pace still goes, alone, into an empty window.
+          local withinWindow = windowUsed + windowAdd + seg <= pace or (windowUsed + windowAdd == 0)
           local withinDay = simCap <= 0 or b.day + b.add + seg <= simCap
-          if withinMinute and withinDay then
+          if withinWindow and withinDay then
             b.add = b.add + seg
+            windowAdd = windowAdd + seg
+            windowEntries[#windowEntries + 1] = now
+            windowEntries[#windowEntries + 1] = seg .. ':' .. id
             leaving[#leaving + 1] = id
             claiming[#claiming + 1] = now
             claiming[#claiming + 1] = id
@@ -106,11 +126,12 @@ end
 take(KEYS[1])
 if claimed < max then take(KEYS[2]) end
 
+if #windowEntries > 0 then
+  rcall('ZADD', windowKey, unpack(windowEntries))
+  rcall('PEXPIRE', windowKey, 120000)
+end
 for simKey, b in pairs(spent) do
   if b.add > 0 then
-    local mk = ARGV[4] .. simKey .. ':m' .. minute
-    rcall('INCRBY', mk, b.add)
-    rcall('PEXPIRE', mk, 120000)
     local dk = ARGV[4] .. simKey .. ':d' .. ARGV[5]
     rcall('INCRBY', dk, b.add)
     rcall('EXPIRE', dk, 172800)

@@ -41,7 +41,7 @@ export const settings = {
     doc: "Each API process renews a lease in Postgres every third of this; the worker's sweep marks offline (socket.connected false) the phones of a process whose lease lapsed (a process killed without closing its sockets).",
   },
   HAFATRA_SWEEP_INTERVAL_MS: { default: '5000', doc: 'How often the sweeps (expiry, silence, retention) run.' },
-  HAFATRA_PACING_PER_MINUTE: { default: '25', doc: 'Default segments a phone may send per minute and SIM.' },
+  HAFATRA_PACING_PER_MINUTE: { default: '25', doc: 'SMS parts a phone is handed per rolling 60 seconds, all its SIMs together, unless the device sets its own (Android lets an app send 30).' },
   HAFATRA_WEBHOOK_ALLOW_HOSTS: { default: '', doc: 'Comma list of webhook hosts exempt from the public-address check (development, tests).' },
   HAFATRA_WEBHOOK_TIMEOUT_MS: { default: '10000', doc: 'A webhook delivery must answer 2xx within this time.' },
   HAFATRA_WEBHOOK_SCHEDULE_SECONDS: { default: '0,5,300,1800,7200,18000,36000,36000', doc: 'Delay before each delivery attempt; after the last one the delivery is dead.' },

@@ -18,7 +18,7 @@ export function redisKeys(prefix: string) {
       claiming: () => `${base}:claiming`,
       /** A phone's dispatch state (hash: revoked, outbound, draining, pace, simCap, defaultSim), read by the claim script. */
       deviceState: (deviceId: string) => `${base}:dev:${deviceId}`,
-      /** Prefix of a phone's pacing counters: <prefix><sim>:m<minute> and <prefix><sim>:d<yyyymmdd>. */
+      /** Prefix of a phone's pacing keys: <prefix>w (its rolling 60 s window) and <prefix><sim>:d<yyyymmdd> (each SIM's day). */
       pacingPrefix: (deviceId: string) => `${base}:pace:${deviceId}:`,
     };
   };

@@ -89,7 +89,7 @@ describe('claiming', () => {
     expect(await app.ctx.dispatch.claim({ orgId, deviceId: devices[2]! }, 10)).toMatchObject({ jobs: [], refused: 'revoked' });
   });
 
-  it('paces a phone by segments per minute and says when to come back', async () => {
+  it('paces a phone by parts over a rolling minute and says when to come back', async () => {
     const { key, orgId, devices } = await orgWithPhones(1, { pacing: 5 });
     const long = 'x'.repeat(300); // 2 segments
     await send(key, { to: Array.from({ length: 6 }, (_, i) => `+26134111000${i}`), body: long });

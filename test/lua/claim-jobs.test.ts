@@ -6,13 +6,14 @@ const { redis, key } = testRedis();
 afterAll(() => redis.quit());
 
 const NOW = 1_800_000_000_000;
-const meta = (to: string, seg = 1, exp = NOW + 60_000) => JSON.stringify({ to, body: 'x', seg, sim: null, dev: null, exp });
+const HOUR = NOW + 3_600_000;
+const meta = (to: string, seg = 1, exp = NOW + 60_000, sim: number | null = null) => JSON.stringify({ to, body: 'x', seg, sim, dev: null, exp });
 
-function claim(s: string, max: number): Promise<ClaimJobsResult> {
+function claim(s: string, max: number, now = NOW): Promise<ClaimJobsResult> {
   return claimJobs(
     redis,
     { deviceQueue: key(`dq${s}`), orgQueue: key(`q${s}`), queueMeta: key(`meta${s}`), deviceState: key(`state${s}`), claiming: key(`claiming${s}`) },
-    { deviceId: 'dev_1', max, now: NOW, pacingPrefix: key(`pace${s}:`), utcDay: '20270115' },
+    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115' },
   );
 }
 
@@ -50,7 +51,7 @@ describe('lua/claimJobs', () => {
   });
 
   it('skips expired and paced messages, claims what fits after them, and says when to come back', async () => {
-    // Pace 2 segments a minute: one (1) fits, big (3) would make 4, small (1) makes 2.
+    // Pace 2 parts per 60 s: one (1) fits, big (3) would make 4, small (1) makes 2.
     await queue(
       'b',
       [
@@ -63,21 +64,61 @@ describe('lua/claimJobs', () => {
     );
     expect(await claim('b', 5)).toEqual({
       kind: 'claimed',
-      retryAfterMs: 60_000 - (NOW % 60_000),
+      retryAfterMs: 60_000, // the window was empty: what was just claimed leaves it a minute from now
       claimed: [
         { id: 'one', meta: meta('+2', 1), sim: 1 },
         { id: 'small', meta: meta('+4', 1), sim: 1 },
       ],
     });
     expect(await redis.zrange(key('qb'), '0', '-1')).toEqual(['old', 'big']);
-    expect(await redis.get(key('paceb:1:m') + Math.floor(NOW / 60_000))).toBe('2');
+    expect(await redis.zrange(key('paceb:w'), '0', '-1', 'WITHSCORES')).toEqual(['1:one', String(NOW), '1:small', String(NOW)]);
+    expect(await redis.get(key('paceb:1:d20270115'))).toBe('2');
   });
 
-  it('answers paced, claiming nothing, when the pacing of the minute is spent', async () => {
+  it('answers paced, claiming nothing, while the last 60 s hold the pace, until the oldest parts leave', async () => {
     await queue('c', [['m1', meta('+1', 2)]], 1);
-    await redis.set(key('pacec:1:m') + Math.floor(NOW / 60_000), 1);
-    expect(await claim('c', 5)).toEqual({ kind: 'paced', retryAfterMs: 60_000 - (NOW % 60_000) });
+    await redis.zadd(key('pacec:w'), NOW - 20_000, '1:earlier');
+    expect(await claim('c', 5)).toEqual({ kind: 'paced', retryAfterMs: 40_000 });
     expect(await redis.zrange(key('qc'), '0', '-1')).toEqual(['m1']);
+    // 60 s after the earlier claim its part no longer counts: the 2-part message goes, alone.
+    expect(await claim('c', 5, NOW + 40_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1' }] });
+  });
+
+  it('paces the phone as a whole: parts on its two SIMs share one window', async () => {
+    // Android counts an app's parts, not a SIM's: 3 parts for the phone, whichever SIM.
+    await queue(
+      'g',
+      [
+        ['s1', meta('+1', 2, HOUR, 1)],
+        ['s2', meta('+2', 2, HOUR, 2)],
+        ['s3', meta('+3', 1, HOUR, 2)],
+      ],
+      3,
+    );
+    const first = await claim('g', 5);
+    expect(first).toMatchObject({ kind: 'claimed', retryAfterMs: 60_000 });
+    expect((first as { claimed: { id: string; sim: number }[] }).claimed.map((c) => [c.id, c.sim])).toEqual([
+      ['s1', 1],
+      ['s3', 2],
+    ]);
+    expect(await claim('g', 5, NOW + 30_000)).toEqual({ kind: 'paced', retryAfterMs: 30_000 });
+    expect(await claim('g', 5, NOW + 60_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 's2', sim: 2 }] });
+  });
+
+  it('keeps a daily cap per SIM beside the window', async () => {
+    await queue(
+      'h',
+      [
+        ['a', meta('+1', 1, NOW + 60_000, 1)],
+        ['b', meta('+2', 1, NOW + 60_000, 1)],
+        ['c', meta('+3', 1, NOW + 60_000, 2)],
+      ],
+      100,
+    );
+    await redis.hset(key('stateh'), 'simCap', '1');
+    const r = await claim('h', 5);
+    expect((r as { claimed: { id: string }[] }).claimed.map((c) => c.id)).toEqual(['a', 'c']);
+    expect(await redis.zrange(key('qh'), '0', '-1')).toEqual(['b']);
   });
 
   it('answers deviceStateMissing when the device has no state in Redis, claiming nothing', async () => {

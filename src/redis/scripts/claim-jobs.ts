@@ -34,7 +34,7 @@ export interface ClaimedMessage {
 export type ClaimJobsResult =
   /** retryAfterMs > 0 when pacing held some messages back. */
   | { kind: 'claimed'; claimed: ClaimedMessage[]; retryAfterMs: number }
-  /** Nothing claimed: pacing is spent until the minute rolls over. */
+  /** Nothing claimed: the phone's last 60 s hold its pacing until retryAfterMs, when the oldest parts leave. */
   | { kind: 'paced'; retryAfterMs: number }
   /** The device's state is not in Redis: load it from Postgres and call again. */
   | { kind: 'deviceStateMissing' }
