@@ -176,7 +176,8 @@ describe('a new user, from the printed setup link to sign-out', () => {
     const before = await page.locator('tbody tr').count();
     await page.getByRole('button', { name: 'Send a test event' }).click();
     await expect.poll(() => page.getByText('webhook.test').count(), { timeout: 20_000 }).toBe(1);
-    expect(await page.locator('tbody tr').count()).toBe(before + 1);
+    // Added to the log, nothing taken away (the message's later events may still be arriving beside it).
+    expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(before + 1);
     await shot(page, 'webhook');
   });
 
