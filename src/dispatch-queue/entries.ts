@@ -30,10 +30,20 @@ export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
   return (to) => `{"to":${JSON.stringify(to)}${rest}`;
 }
 
+/**
+ * How far ahead of its creation time a high-priority message is queued: it is claimed before
+ * every normal message less than an hour older than it, and a normal message waiting longer than
+ * that still goes first, so a stream of high-priority sends cannot hold normal traffic for good.
+ */
+export const HIGH_PRIORITY_LEAD_MS = 3_600_000;
+
+/** A queue's order: creation time, a high-priority message an hour earlier. */
+export const dispatchScore = (createdAtMs: number, priority: number): number => createdAtMs - (priority > 0 ? HIGH_PRIORITY_LEAD_MS : 0);
+
 export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
   id: m.id,
   orgId: m.orgId,
   requestedDeviceId: m.requestedDeviceId,
-  score: m.createdAt.getTime(),
+  score: dispatchScore(m.createdAt.getTime(), m.priority),
   meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime() }),
 });

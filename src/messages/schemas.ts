@@ -13,6 +13,8 @@ export const SendMessagesBody = Type.Object(
     body: Text({ minLength: 1, maxLength: 1600, errorMessage: 'must be a string of 1 to 1600 characters' }),
     deviceId: Type.Optional(PathId),
     simSubscriptionId: Type.Optional(Int('integer', { minimum: 0 })),
+    /** Beyond the spec (docs/decisions.md): "high" is claimed before waiting normal messages. */
+    priority: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('high')], { errorMessage: 'must be "normal" or "high"' })),
   },
   { additionalProperties: false },
 );

@@ -14,7 +14,7 @@ import { selectMessagesByBatch } from './sql/select-messages.js';
 import { recordEvents } from '../events/record-events.js';
 import { acceptedMessages, toMessage, type Message } from './message.js';
 import type { SendMessagesBody } from './schemas.js';
-import { batchMetaFormatter, type DispatchEntry } from '../dispatch-queue/entries.js';
+import { batchMetaFormatter, dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
 
 export interface SendResult {
   batchId: string;
@@ -133,6 +133,7 @@ function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: str
     simSubscriptionId: body.simSubscriptionId ?? null,
     batchId,
     resendOfId: body.resendOfId ?? null,
+    priority: body.priority === 'high' ? 1 : 0,
     createdAt: now,
     expiresAt,
   };
@@ -140,7 +141,7 @@ function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: str
   const created = now.toISOString();
   const expires = expiresAt.toISOString();
   const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime() });
-  const score = now.getTime();
+  const score = dispatchScore(now.getTime(), fields.priority);
   const recipients = to.map((number, i) => ({ id: ids[i]!, to: number }));
   const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires }, recipients);
   const entries = recipients.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));

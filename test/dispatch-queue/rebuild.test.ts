@@ -40,6 +40,7 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
       simSubscriptionId: null,
       batchId,
       resendOfId: null,
+      priority: 0,
       createdAt,
       expiresAt: new Date(createdAt.getTime() + 86_400_000),
     },

@@ -12,6 +12,8 @@ export interface BatchFields {
   simSubscriptionId: number | null;
   batchId: string;
   resendOfId: string | null;
+  /** 1: the send asked for priority "high"; 0: normal. */
+  priority: number;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -24,8 +26,8 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
   await db.query({
     name: 'insert-batch-messages',
     text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
-       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at)
-     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13
+       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority)
+     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14
      FROM unnest($1::text[], $2::text[]) AS t(id, to_number)`,
     values: [
       recipients.map((r) => r.id),
@@ -41,6 +43,7 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       f.resendOfId,
       f.createdAt,
       f.expiresAt,
+      f.priority,
     ],
   });
 }
