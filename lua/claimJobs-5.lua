@@ -11,7 +11,7 @@
   KEYS[1] the device queue (sorted set)
   KEYS[2] the organization queue (sorted set)
   KEYS[3] the queue meta hash (message id -> dispatch JSON)
-  KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim)
+  KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim, resting)
   KEYS[5] the claiming set (sorted set: message id -> claim time ms)
 
   ARGV[1] device id
@@ -30,12 +30,15 @@
    -1  no device state in Redis: the caller loads it from Postgres and calls again
    -2  the device is revoked
    -3  the device takes no new messages (outbound disabled or draining)
+   -4  the device rests: its battery is low and not charging, or it has no service
 ]]
 local rcall = redis.call
-local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim')
-if not state[1] then return {-1, 0} end
+local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting')
+-- A hash holding only what a heartbeat wrote after Redis lost the rest counts as missing.
+if not state[1] or not state[4] then return {-1, 0} end
 if state[1] == '1' then return {-2, 0} end
 if state[2] ~= '1' or state[3] == '1' then return {-3, 0} end
+if state[7] == '1' then return {-4, 0} end
 
 local max = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])

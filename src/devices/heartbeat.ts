@@ -9,6 +9,22 @@ import { inboundCapability, type InboundCapability } from './inbound-capability.
 import { syncSims } from './sims.js';
 import { trustedTime, type ClockSkewWarning } from '../dispatch/clock.js';
 import type { Heartbeat } from './schemas.js';
+import { isResting, type PhoneCondition } from './device-state.js';
+
+/**
+ * Mirrors the phone's condition into its dispatch state, and wakes it when it may take jobs again.
+ * A state hash Redis lost gets only this field; the claim script then finds it incomplete and
+ * loads the whole state from Postgres.
+ */
+async function updateResting(ctx: AppContext, principal: DevicePrincipal, resting: boolean): Promise<void> {
+  const key = ctx.keys.org(principal.orgId).deviceState(principal.deviceId);
+  const [[, was]] = (await ctx.redis
+    .multi()
+    .hget(key, 'resting')
+    .hset(key, 'resting', resting ? 1 : 0)
+    .exec()) as [[unknown, string | null]];
+  if (was === '1' && !resting) await ctx.dispatch.signalWork([{ orgId: principal.orgId, requestedDeviceId: principal.deviceId }]);
+}
 
 export interface HeartbeatResult {
   serverTime: string;
@@ -29,14 +45,16 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
     const { rows } = await tx.query(
       `UPDATE devices SET last_seen_at = now()${set.sql ? `, ${set.sql}` : ''}${hb.defaultSmsApp === undefined ? '' : ', default_sms_app_reported_at = now()'}
        WHERE id = $1 AND revoked_at IS NULL
-       RETURNING revoked_at AS "revokedAt", default_sms_app AS "defaultSmsApp", default_sms_app_reported_at AS "defaultSmsAppReportedAt"`,
+       RETURNING revoked_at AS "revokedAt", default_sms_app AS "defaultSmsApp", default_sms_app_reported_at AS "defaultSmsAppReportedAt",
+         battery_percent AS "batteryPercent", battery_charging AS "batteryCharging", network_type AS "networkType"`,
       [principal.deviceId, ...set.values],
     );
     if (rows.length === 0) return undefined;
     if (hb.sims !== undefined) await syncSims(tx, principal.deviceId, hb.sims);
-    return rows[0] as Parameters<typeof inboundCapability>[0];
+    return rows[0] as Parameters<typeof inboundCapability>[0] & PhoneCondition;
   });
   if (!row) throw deviceUnauthorized();
+  if (hb.battery !== undefined || hb.networkType !== undefined) await updateResting(ctx, principal, isResting(row));
   return {
     serverTime: new Date(now).toISOString(),
     inbound: inboundCapability(row, ctx.config.inboundFreshnessSeconds, now),

@@ -61,7 +61,8 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
   }
   if (result.kind === 'revoked') return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
   // A state still missing after the sync: the device is gone from Postgres too.
-  if (result.kind === 'notSending' || result.kind === 'deviceStateMissing') return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
+  // A resting phone (low battery, no service) is answered as a draining one: nothing new for now.
+  if (result.kind === 'notSending' || result.kind === 'resting' || result.kind === 'deviceStateMissing') return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
   if (result.kind === 'paced' || result.claimed.length === 0) return { jobs: [], retryAfterMs: result.retryAfterMs };
   const { retryAfterMs } = result;
   const picked = result.claimed.map((c) => ({ id: c.id, meta: JSON.parse(c.meta) as DispatchMeta, sim: c.sim }));

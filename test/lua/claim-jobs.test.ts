@@ -134,6 +134,18 @@ describe('lua/claimJobs', () => {
     expect(await claim('e', 5)).toEqual({ kind: 'revoked' });
   });
 
+  it('answers resting for a phone with a low battery and no charger, or no service', async () => {
+    await queue('i', [['m1', meta('+1')]]);
+    await redis.hset(key('statei'), 'resting', '1');
+    expect(await claim('i', 5)).toEqual({ kind: 'resting' });
+    expect(await redis.zrange(key('qi'), '0', '-1')).toEqual(['m1']);
+  });
+
+  it('answers deviceStateMissing for a state hash holding only what a heartbeat wrote after a flush', async () => {
+    await redis.hset(key('statej'), 'resting', '0');
+    expect(await claim('j', 5)).toEqual({ kind: 'deviceStateMissing' });
+  });
+
   it('answers notSending for a device with outbound disabled or draining', async () => {
     await queue('f', [['m1', meta('+1')]]);
     await redis.hset(key('statef'), 'outbound', '0');

@@ -4,7 +4,7 @@ import { evalScript, luaScript, unexpectedReply } from './lua-scripts.js';
 const script = luaScript('claimJobs');
 
 /** The first element of lua/claimJobs-5.lua's reply. */
-export const ClaimJobsCode = { claimed: 1, paced: 0, deviceStateMissing: -1, revoked: -2, notSending: -3 } as const;
+export const ClaimJobsCode = { claimed: 1, paced: 0, deviceStateMissing: -1, revoked: -2, notSending: -3, resting: -4 } as const;
 
 export interface ClaimJobsKeys {
   deviceQueue: string;
@@ -40,7 +40,9 @@ export type ClaimJobsResult =
   | { kind: 'deviceStateMissing' }
   | { kind: 'revoked' }
   /** Outbound disabled or draining. */
-  | { kind: 'notSending' };
+  | { kind: 'notSending' }
+  /** Battery low and not charging, or no service (devices/device-state.ts isResting). */
+  | { kind: 'resting' };
 
 /** Hands queued messages to one phone (lua/claimJobs-5.lua). */
 export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJobsArgs): Promise<ClaimJobsResult> {
@@ -64,6 +66,8 @@ export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJo
       return { kind: 'revoked' };
     case ClaimJobsCode.notSending:
       return { kind: 'notSending' };
+    case ClaimJobsCode.resting:
+      return { kind: 'resting' };
     default:
       throw unexpectedReply(script, reply);
   }
