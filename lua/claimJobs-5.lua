@@ -11,7 +11,8 @@
   KEYS[1] the device queue (sorted set)
   KEYS[2] the organization queue (sorted set)
   KEYS[3] the queue meta hash (message id -> dispatch JSON)
-  KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim, resting)
+  KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim, resting,
+          coolUntil: ms until which a phone that hit Android's limit takes nothing)
   KEYS[5] the claiming set (sorted set: message id -> claim time ms)
 
   ARGV[1] device id
@@ -26,14 +27,15 @@
   device's default, else -1):
     1  claimed (possibly nothing); retryAfterMs is 0, or when the window's oldest parts leave
        it if pacing held messages back
-    0  nothing claimed because pacing is spent; retryAfterMs says when the oldest parts leave
+    0  nothing claimed because pacing is spent, or the phone cools down after Android's limit;
+       retryAfterMs says when the oldest parts leave, or when the cool-down ends
    -1  no device state in Redis: the caller loads it from Postgres and calls again
    -2  the device is revoked
    -3  the device takes no new messages (outbound disabled or draining)
    -4  the device rests: its battery is low and not charging, or it has no service
 ]]
 local rcall = redis.call
-local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting')
+local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil')
 -- A hash holding only what a heartbeat wrote after Redis lost the rest counts as missing.
 if not state[1] or not state[4] then return {-1, 0} end
 if state[1] == '1' then return {-2, 0} end
@@ -42,6 +44,8 @@ if state[7] == '1' then return {-4, 0} end
 
 local max = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
+local coolUntil = tonumber(state[8]) or 0
+if coolUntil > now then return {0, coolUntil - now} end
 local pace = tonumber(state[4])
 local simCap = tonumber(state[5]) or 0
 local defaultSim = tonumber(state[6]) or -1

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
+import { applyTransitionsLean, type ChangedLean, type Transition } from '../messages/transitions.js';
 import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/message.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
@@ -110,6 +110,24 @@ class ReportLane {
   }
 }
 
+/**
+ * Android refused a send for going too fast (`limit_exceeded`): past 30 parts a minute it holds
+ * the app's sends behind a prompt nobody answers on an unattended phone. The phone takes no new
+ * job for HAFATRA_LIMIT_COOLDOWN_SECONDS (the claim script reads `coolUntil`); the others take
+ * the work meanwhile.
+ */
+async function coolDownAfterLimit(ctx: AppContext, changed: ChangedLean[], transitions: Transition[]): Promise<void> {
+  const limited = new Set(transitions.filter((t) => t.to === 'failed' && t.code === 'limit_exceeded').map((t) => t.id));
+  const phones = new Map<string, string>();
+  for (const m of changed) if (limited.has(m.id) && m.deviceId) phones.set(m.deviceId, m.orgId);
+  if (phones.size === 0) return;
+  const until = ctx.clock.now() + ctx.config.limitCooldownSeconds * 1000;
+  const write = ctx.redis.multi();
+  for (const [deviceId, orgId] of phones) write.hset(ctx.keys.org(orgId).deviceState(deviceId), 'coolUntil', until);
+  await write.exec();
+  ctx.log.warn({ devices: [...phones.keys()], until: new Date(until).toISOString() }, "phone hit Android's SMS limit: cooling down");
+}
+
 export async function writeReports(ctx: AppContext, items: { deviceId: string; report: StatusReport }[]): Promise<ReportOutcome[]> {
   const times = items.map((it) => trustedTime(it.report.at));
   // Each round is one statement, atomic by itself: should the process die between two rounds,
@@ -129,7 +147,9 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
         code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
       };
     });
-    const changed = new Set((await applyTransitionsLean(ctx.hotDb, transitions)).map((m) => m.id));
+    const changedRows = await applyTransitionsLean(ctx.hotDb, transitions);
+    await coolDownAfterLimit(ctx, changedRows, transitions);
+    const changed = new Set(changedRows.map((m) => m.id));
     for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
   }
 

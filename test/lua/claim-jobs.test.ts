@@ -134,6 +134,13 @@ describe('lua/claimJobs', () => {
     expect(await claim('e', 5)).toEqual({ kind: 'revoked' });
   });
 
+  it("answers paced until the cool-down a phone got for hitting Android's limit is over", async () => {
+    await queue('k', [['m1', meta('+1')]]);
+    await redis.hset(key('statek'), 'coolUntil', String(NOW + 45_000));
+    expect(await claim('k', 5)).toEqual({ kind: 'paced', retryAfterMs: 45_000 });
+    expect(await claim('k', 5, NOW + 45_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1' }] });
+  });
+
   it('answers resting for a phone with a low battery and no charger, or no service', async () => {
     await queue('i', [['m1', meta('+1')]]);
     await redis.hset(key('statei'), 'resting', '1');
