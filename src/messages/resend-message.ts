@@ -19,6 +19,8 @@ export async function resendMessage(ctx: AppContext, orgId: string, id: string, 
       body: original.body,
       ...(original.requestedDeviceId ? { deviceId: original.requestedDeviceId } : {}),
       ...(original.requestedDeviceId && original.simSubscriptionId !== null ? { simSubscriptionId: original.simSubscriptionId } : {}),
+      // A code resent is as urgent as it was.
+      ...(original.priority > 0 ? { priority: 'high' as const } : {}),
       resendOfId: original.id,
       byMember,
     },

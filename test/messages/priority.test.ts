@@ -43,3 +43,16 @@ it('refuses an unknown priority, naming the field, and stores nothing', async ()
   expectError(res, 400, 'invalid_request', /priority/);
   expect((await app.ctx.db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1', [org.id])).rows[0].n).toBe(0);
 });
+
+it('keeps the priority of a message resent', async () => {
+  const { org, key } = await app.createOrg();
+  const deviceId = await insertTestDevice(app.ctx, org.id);
+  const code = await app.request('POST', '/v1/messages', { key, body: { to: '+261341111111', body: 'Your code: 1', priority: 'high' } });
+  const id = code.body.messages[0].id;
+  await app.request('POST', `/v1/messages/${id}/cancel`, { key });
+  await app.request('POST', '/v1/messages', { key, body: { to: numbers(50, 0), body: 'campaign' } });
+  const resent = await app.request('POST', `/v1/messages/${id}/resend`, { key });
+  expect(resent.status).toBe(202);
+  const first = await app.ctx.dispatch.claim({ orgId: org.id, deviceId }, 1);
+  expect(first.jobs.map((j) => j.messageId)).toEqual([resent.body.messages[0].id]);
+});
