@@ -1,6 +1,6 @@
 --[[
-  Hands queued messages to one phone: its own queue first (messages pinned to it), then the
-  organization's queue. Honours the phone's state (revoked, outbound disabled, draining claim
+  Hands queued messages to one phone: urgent messages first, from its own queue then the
+  organization's; then its own queue (messages pinned to it), then the organization's. Honours the phone's state (revoked, outbound disabled, draining claim
   nothing) and its pacing: SMS parts per rolling 60 seconds for the phone as a whole, all SIMs
   together (Android's SmsUsageMonitor counts per app, not per SIM: past 30 parts a minute an
   unattended phone stops sending), and an optional daily cap per SIM.
@@ -22,6 +22,8 @@
           window (sorted set: '<parts>:<message id>' scored by claim time), <prefix><sim>:d<day>
           each SIM's count of the day
   ARGV[5] UTC day yyyymmdd
+  ARGV[6] urgent score: entries scored at or below it (high-priority messages, queued an hour
+          ahead, and messages that waited longer than that) are taken from both queues first
 
   Returns {code, retryAfterMs, id1, meta1, sim1, id2, …} (sim: the message's SIM, else the
   device's default, else -1):
@@ -83,8 +85,13 @@ end
 -- Reads the meta of as many candidates as are still wanted with one HMGET, and moves the claimed
 -- ones with one ZREM (with those whose meta is gone) and one ZADD: per message an HGET, a ZREM and a ZADD made a 50-job claim
 -- 150 commands, each propagated to the AOF.
-local function take(queue)
-  local ids = rcall('ZRANGE', queue, 0, max * 4 - 1)
+local function take(queue, upTo)
+  local ids
+  if upTo then
+    ids = rcall('ZRANGEBYSCORE', queue, '-inf', upTo, 'LIMIT', 0, max * 4)
+  else
+    ids = rcall('ZRANGE', queue, 0, max * 4 - 1)
+  end
   local pos = 1
   while claimed < max and pos <= #ids do
     local slice = {}
@@ -130,7 +137,9 @@ local function take(queue)
   end
 end
 
-take(KEYS[1])
+take(KEYS[1], ARGV[6])
+if claimed < max then take(KEYS[2], ARGV[6]) end
+if claimed < max then take(KEYS[1]) end
 if claimed < max then take(KEYS[2]) end
 
 if #windowEntries > 0 then

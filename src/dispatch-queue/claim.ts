@@ -5,6 +5,7 @@ import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
 import type { ClaimWriter } from './claim-writer.js';
 import { returnToQueues } from './return-to-queues.js';
+import { HIGH_PRIORITY_LEAD_MS } from './entries.js';
 
 /** What a phone receives for each message it is to send. */
 export interface Job {
@@ -52,7 +53,14 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
         deviceState: k.deviceState(device.deviceId),
         claiming: k.claiming(),
       },
-      { deviceId: device.deviceId, max: Math.min(Math.max(1, max), MAX_CLAIM), now, pacingPrefix: k.pacingPrefix(device.deviceId), utcDay: utcDay(new Date(now)) },
+      {
+        deviceId: device.deviceId,
+        max: Math.min(Math.max(1, max), MAX_CLAIM),
+        now,
+        pacingPrefix: k.pacingPrefix(device.deviceId),
+        utcDay: utcDay(new Date(now)),
+        urgentScore: now - HIGH_PRIORITY_LEAD_MS,
+      },
     );
   let result = await run();
   if (result.kind === 'deviceStateMissing') {

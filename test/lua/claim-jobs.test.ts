@@ -13,7 +13,7 @@ function claim(s: string, max: number, now = NOW): Promise<ClaimJobsResult> {
   return claimJobs(
     redis,
     { deviceQueue: key(`dq${s}`), orgQueue: key(`q${s}`), queueMeta: key(`meta${s}`), deviceState: key(`state${s}`), claiming: key(`claiming${s}`) },
-    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115' },
+    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000 },
   );
 }
 
@@ -119,6 +119,15 @@ describe('lua/claimJobs', () => {
     const r = await claim('h', 5);
     expect((r as { claimed: { id: string }[] }).claimed.map((c) => c.id)).toEqual(['a', 'c']);
     expect(await redis.zrange(key('qh'), '0', '-1')).toEqual(['b']);
+  });
+
+  it("takes urgent entries (scored an hour back or more) of both queues before the phone's own queue", async () => {
+    await redis.hset(key('statel'), { ...SENDING, pace: '1000' });
+    await redis.zadd(key('dql'), NOW - 1_000, 'pinned');
+    await redis.zadd(key('ql'), NOW - 3_600_000, 'urgent', NOW - 500, 'shared');
+    for (const id of ['pinned', 'urgent', 'shared']) await redis.hset(key('metal'), id, meta(`+${id}`));
+    const r = await claim('l', 3);
+    expect((r as { claimed: { id: string }[] }).claimed.map((c) => c.id)).toEqual(['urgent', 'pinned', 'shared']);
   });
 
   it('answers deviceStateMissing when the device has no state in Redis, claiming nothing', async () => {

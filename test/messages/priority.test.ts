@@ -56,3 +56,13 @@ it('keeps the priority of a message resent', async () => {
   const first = await app.ctx.dispatch.claim({ orgId: org.id, deviceId }, 1);
   expect(first.jobs.map((j) => j.messageId)).toEqual([resent.body.messages[0].id]);
 });
+
+it('gives a phone a high-priority message of the organization before the normal messages pinned to it', async () => {
+  const { org, key } = await app.createOrg();
+  const deviceId = await insertTestDevice(app.ctx, org.id);
+  await app.request('POST', '/v1/messages', { key, body: { to: numbers(5, 0), body: 'pinned campaign', deviceId } });
+  const code = await app.request('POST', '/v1/messages', { key, body: { to: '+261341111111', body: 'Your code: 2', priority: 'high' } });
+  const claimed = await app.ctx.dispatch.claim({ orgId: org.id, deviceId }, 2);
+  expect(claimed.jobs.map((j) => j.messageId)).toEqual([code.body.messages[0].id, expect.any(String)]);
+  expect(claimed.jobs[1]!.body).toBe('pinned campaign');
+});

@@ -8,6 +8,6 @@ export async function claimInRedisOnly(ctx: AppContext, orgId: string, deviceId:
   await claimJobs(
     ctx.redis,
     { deviceQueue: k.deviceQueue(deviceId), orgQueue: k.orgQueue(), queueMeta: k.queueMeta(), deviceState: k.deviceState(deviceId), claiming: k.claiming() },
-    { deviceId, max: 5, now: Date.now(), pacingPrefix: k.pacingPrefix(deviceId), utcDay: utcDay() },
+    { deviceId, max: 5, now: Date.now(), pacingPrefix: k.pacingPrefix(deviceId), utcDay: utcDay(), urgentScore: Date.now() - 3_600_000 },
   );
 }

@@ -22,6 +22,8 @@ export interface ClaimJobsArgs {
   pacingPrefix: string;
   /** yyyymmdd */
   utcDay: string;
+  /** Entries scored at or below this are taken from both queues before the rest. */
+  urgentScore: number;
 }
 
 /** A message handed to the phone: its dispatch JSON as queued, and the SIM it goes out on (-1: the phone's choice). */
@@ -50,7 +52,7 @@ export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJo
     redis,
     script,
     [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming],
-    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay],
+    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay, args.urgentScore],
   )) as (string | number)[];
   switch (reply[0]) {
     case ClaimJobsCode.claimed: {
