@@ -2,7 +2,7 @@ import type { Infrastructure } from '../context/infrastructure.js';
 import { claimJobs, type ClaimResult } from './claim.js';
 import { claimWriter, type ClaimWriter } from './claim-writer.js';
 import { dispatchBatch } from './dispatch-batch.js';
-import { enqueue, removeFromQueues } from './enqueue.js';
+import { removeFromQueues } from './enqueue.js';
 import type { DispatchEntry } from './entries.js';
 import { rebuildQueuesIfLost, reconcileBatches } from './rebuild.js';
 import { returnToQueues } from './return-to-queues.js';
@@ -27,11 +27,6 @@ export class DispatchQueue {
   /** A committed batch's messages onto the queues; the batch marked dispatched; phones woken. */
   dispatchBatch(batchIds: string[], entries: DispatchEntry[]): Promise<void> {
     return dispatchBatch(this.ctx, this.signals, batchIds, entries);
-  }
-
-  /** Idempotent: returns how many were not already queued. */
-  enqueue(entries: DispatchEntry[]): Promise<number> {
-    return enqueue(this.ctx, entries);
   }
 
   /** Up to `max` jobs for a phone, claimed in Redis and recorded in Postgres. */

@@ -43,8 +43,6 @@ function errorFrame(ref: string | null, err: HafatraError): FrameReply {
 }
 
 /** Parses and answers one client frame. Never throws: every failure is an `error` frame. */
-export type { FrameReply };
-
 export async function handleFrame(fc: FrameContext, text: string): Promise<FrameReply> {
   let frame: Record<string, unknown>;
   try {

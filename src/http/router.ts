@@ -16,8 +16,6 @@ import { recordAudit } from '../audit/record-audit.js';
 
 import type { Method } from './method.js';
 
-export type { Method };
-
 /** What a handler sees: everything copied out of uWS's stack-allocated request. */
 export interface ApiRequest<B = unknown, Q = unknown, P = ApiPrincipal | MemberPrincipal | DevicePrincipal | null> {
   requestId: string;

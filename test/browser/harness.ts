@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import pg from 'pg';
-import { testDatabaseUrl } from '../support/database.js';
+import { databaseUrlFor, runOnServer, testDatabaseUrl } from '../support/database.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where each page's screenshot goes: an artifact of the run, never committed. */
@@ -45,11 +44,8 @@ export interface FreshServer {
 export async function startFreshServer(env: Record<string, string> = {}): Promise<FreshServer> {
   const base = testDatabaseUrl();
   const name = `journey_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const databaseUrl = base.replace(/\/[^/?]+(\?|$)/, `/${name}$1`);
+  await runOnServer(base, `CREATE DATABASE ${name}`);
+  const databaseUrl = databaseUrlFor(base, name);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'start'], {
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { databaseUrlFor, runOnServer } from './database.js';
 
 /**
  * A setup file (vitest.config.ts): each test file gets a database of its own, copied from the
@@ -12,28 +12,11 @@ import { afterAll, inject } from 'vitest';
 const base = inject('databaseUrl');
 const name = `file_${randomBytes(6).toString('hex')}`;
 
-/** The same server, another database. */
-export function databaseUrlFor(database: string, url = base): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrlFor('postgres') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-await admin(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
-process.env.HAFATRA_TEST_DATABASE_URL = databaseUrlFor(name);
+await runOnServer(base, `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+process.env.HAFATRA_TEST_DATABASE_URL = databaseUrlFor(base, name);
 
 afterAll(async () => {
   // Registered first, so it runs after the file's own afterAll hooks have closed their pools;
   // FORCE ends any connection a failed test left open.
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+  await runOnServer(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
 });

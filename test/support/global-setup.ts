@@ -5,15 +5,9 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedServices } from '../../src/launcher/embedded-services.js';
 import { createDb } from '../../src/db/pool.js';
 import { migrate } from '../../src/db/migrate.js';
-import pg from 'pg';
+import { runOnServer } from './database.js';
 
 const TEMPLATE = 'hafatra_template';
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,10 +33,7 @@ async function start() {
   await migrate(db);
   await db.end();
   // A copy nobody connects to: CREATE DATABASE ... TEMPLATE refuses a template in use.
-  const admin = new pg.Client({ connectionString: withDatabase(services.databaseUrl, 'postgres') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${TEMPLATE} TEMPLATE ${new URL(services.databaseUrl).pathname.slice(1)}`);
-  await admin.end();
+  await runOnServer(services.databaseUrl, `CREATE DATABASE ${TEMPLATE} TEMPLATE ${new URL(services.databaseUrl).pathname.slice(1)}`);
   return {
     databaseUrl: services.databaseUrl,
     redisUrl: services.redisUrl,
