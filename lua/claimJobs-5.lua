@@ -10,7 +10,8 @@
 
   KEYS[1] the device queue (sorted set)
   KEYS[2] the organization queue (sorted set)
-  KEYS[3] the queue meta hash (message id -> dispatch JSON)
+  KEYS[3] the queue meta hash (message id -> dispatch JSON; `av`/`avu`: a device that may not
+          take the message before that time in ms, the phone it was withdrawn from or failed on)
   KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim, resting,
           coolUntil: ms until which a phone that hit Android's limit takes nothing)
   KEYS[5] the claiming set (sorted set: message id -> claim time ms)
@@ -105,7 +106,9 @@ local function take(queue, upTo)
         leaving[#leaving + 1] = id
       else
         local meta = cjson.decode(raw)
-        if tonumber(meta['exp']) > now then
+        -- A message withdrawn from this phone (or failed on it) waits a while for another phone.
+        local avoided = meta['av'] == ARGV[1] and (tonumber(meta['avu']) or 0) > now
+        if tonumber(meta['exp']) > now and not avoided then
           local sim = meta['sim']
           if sim == nil or sim == cjson.null then sim = defaultSim end
           local b = dayBudgetFor(sim)

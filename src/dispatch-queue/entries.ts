@@ -17,16 +17,19 @@ export interface DispatchFields {
   simSubscriptionId: number | null;
   requestedDeviceId: string | null;
   expiresAt: number;
+  /** A phone that may not take the message before `until` (ms): the one it was withdrawn from, or failed on. */
+  avoid?: { deviceId: string; until: number } | null;
 }
 
-/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp} (read by lua/claimJobs). */
+/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp, av?, avu?} (read by lua/claimJobs). */
 export function dispatchMeta(to: string, f: DispatchFields): string {
   return batchMetaFormatter(f)(to);
 }
 
 /** The messages of one send differ only by recipient: the rest of their JSON is made once. */
 export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
-  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` + `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}}`;
+  const avoid = f.avoid ? `,"av":${JSON.stringify(f.avoid.deviceId)},"avu":${f.avoid.until}` : '';
+  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` + `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}${avoid}}`;
   return (to) => `{"to":${JSON.stringify(to)}${rest}`;
 }
 
@@ -40,10 +43,10 @@ export const HIGH_PRIORITY_LEAD_MS = 3_600_000;
 /** A queue's order: creation time, a high-priority message an hour earlier. */
 export const dispatchScore = (createdAtMs: number, priority: number): number => createdAtMs - (priority > 0 ? HIGH_PRIORITY_LEAD_MS : 0);
 
-export const toDispatchEntry = (m: MessageRow): DispatchEntry => ({
+export const toDispatchEntry = (m: MessageRow, avoid: DispatchFields['avoid'] = null): DispatchEntry => ({
   id: m.id,
   orgId: m.orgId,
   requestedDeviceId: m.requestedDeviceId,
   score: dispatchScore(m.createdAt.getTime(), m.priority),
-  meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime() }),
+  meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime(), avoid }),
 });

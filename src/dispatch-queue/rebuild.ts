@@ -16,7 +16,12 @@ export async function reconcileBatches(ctx: Infrastructure, signals: WorkSignals
     const batchIds = await selectUndispatchedBatches(ctx.db, ctx.config.reconcileGraceMs, 50);
     if (batchIds.length === 0) return total;
     const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status = 'queued'`, [batchIds]);
-    await dispatchBatch(ctx, signals, batchIds, (rows as MessageRow[]).map(toDispatchEntry));
+    await dispatchBatch(
+      ctx,
+      signals,
+      batchIds,
+      (rows as MessageRow[]).map((r) => toDispatchEntry(r)),
+    );
     total += rows.length;
     if (batchIds.length < 50) return total;
   }
@@ -36,7 +41,10 @@ export async function rebuildQueuesIfLost(ctx: Infrastructure): Promise<number> 
   for (;;) {
     const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE status = 'queued' AND id > $1 ORDER BY id LIMIT 5000`, [after]);
     if (rows.length === 0) break;
-    total += await enqueue(ctx, (rows as MessageRow[]).map(toDispatchEntry));
+    total += await enqueue(
+      ctx,
+      (rows as MessageRow[]).map((r) => toDispatchEntry(r)),
+    );
     after = (rows[rows.length - 1] as MessageRow).id;
   }
   await ctx.redis.set(marker, new Date().toISOString());

@@ -170,4 +170,20 @@ describe('lua/claimJobs', () => {
     expect(await claim('f', 5)).toEqual({ kind: 'notSending' });
     expect(await redis.zrange(key('qf'), '0', '-1')).toEqual(['m1']);
   });
+  it('leaves a message withdrawn from this phone to the others until its avoid time, then takes it', async () => {
+    const avoided = (until: number) => JSON.stringify({ to: '+9', body: 'x', seg: 1, sim: null, dev: null, exp: NOW + 600_000, av: 'dev_1', avu: until });
+    const otherPhone = JSON.stringify({ to: '+8', body: 'x', seg: 1, sim: null, dev: null, exp: NOW + 600_000, av: 'dev_2', avu: NOW + 60_000 });
+    await queue('avoid', [
+      ['back', avoided(NOW + 60_000)],
+      ['theirs', otherPhone],
+      ['lapsed', avoided(NOW - 1)],
+    ]);
+    const first = await claim('avoid', 5);
+    expect(first.kind === 'claimed' && first.claimed.map((c) => c.id)).toEqual(['theirs', 'lapsed']);
+    // Still queued, not dropped and not counted as paced.
+    expect(await redis.zrange(key('qavoid'), '0', '-1')).toEqual(['back']);
+    expect(first.kind === 'claimed' && first.retryAfterMs).toBe(0);
+    const later = await claim('avoid', 5, NOW + 60_001);
+    expect(later.kind === 'claimed' && later.claimed.map((c) => c.id)).toEqual(['back']);
+  });
 });
