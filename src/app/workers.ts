@@ -5,6 +5,7 @@ import { startWebhookWorkers } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { expirePresence } from '../devices/presence.js';
+import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
 
 export interface Workers {
@@ -33,6 +34,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   stoppers.push((await startWebhookWorkers(ctx)).close);
   const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {
     await expireQueued(ctx);
+    await withdrawStuckClaims(ctx);
     await markSilentUnknown(ctx);
     await recoverInterruptedClaims(ctx);
     await expirePresence(ctx);

@@ -6,11 +6,12 @@ import { removeFromQueues } from './enqueue.js';
 import type { DispatchEntry } from './entries.js';
 import { rebuildQueuesIfLost, reconcileBatches } from './rebuild.js';
 import { returnToQueues } from './return-to-queues.js';
+import { requeue } from './requeue.js';
 import { WorkSignals } from './work-signals.js';
 
 /**
  * The Redis dispatch queues, in one place: what goes on them (a send's batch, a rebuild), what
- * leaves them (a phone's claim, a cancellation, an expiry), what goes back (an interrupted claim),
+ * leaves them (a phone's claim, a cancellation, an expiry), what goes back (an interrupted claim, a withdrawn job),
  * and the work signals that wake phones. One per process (app/runtime.ts makes it): it holds
  * the process's claim batcher and the phones its socket server holds. Postgres decides who gets
  * a message; these queues only say what is waiting, so they can always be rebuilt.
@@ -37,6 +38,11 @@ export class DispatchQueue {
   /** Ends claims Postgres never recorded: still-queued messages go back. Returns how many. */
   returnToQueues(orgId: string, ids: string[]): Promise<number> {
     return returnToQueues(this.ctx, orgId, ids);
+  }
+
+  /** Claimed messages back on their queues once `decide` moved them in Postgres (a withdrawal). */
+  requeue(orgId: string, entries: DispatchEntry[], decide: () => Promise<Set<string>>): Promise<string[]> {
+    return requeue(this.ctx, this.signals, orgId, entries, decide);
   }
 
   /** Messages that will never be sent (cancelled, expired, failed) leave the queues. */

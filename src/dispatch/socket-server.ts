@@ -52,8 +52,14 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   // A process closed right after it started may disconnect before the subscription is made.
   subscriber.subscribe(ctx.keys.deviceChannel()).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
   subscriber.on('message', (_channel: string, text: string) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; origin?: string };
+    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; origin?: string; messageIds?: string[] };
     if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId);
+    if (signal.type === 'withdrawn' && signal.deviceId) {
+      // The phone drops jobs it has not started; its room for new ones (not these) comes back.
+      const s = sessions.get(signal.deviceId);
+      const ids = signal.messageIds ?? [];
+      if (s && ids.length > 0 && s.send({ type: 'withdrawn', messageIds: ids })) pusher.settled(s, ids.length);
+    }
     if (signal.type === 'revoked' && signal.deviceId) {
       const s = sessions.get(signal.deviceId);
       if (s) {

@@ -5,6 +5,7 @@ import type { MessageStatus } from '../messages/message.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type ClockSkewWarning } from './clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
+import { withdrawJobs } from './withdraw-jobs.js';
 
 export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
@@ -113,8 +114,8 @@ class ReportLane {
 /**
  * Android refused a send for going too fast (`limit_exceeded`): past 30 parts a minute it holds
  * the app's sends behind a prompt nobody answers on an unattended phone. The phone takes no new
- * job for HAFATRA_LIMIT_COOLDOWN_SECONDS (the claim script reads `coolUntil`); the others take
- * the work meanwhile.
+ * job for HAFATRA_LIMIT_COOLDOWN_SECONDS (the claim script reads `coolUntil`), and the jobs it
+ * holds without having acknowledged `sending` go to the others meanwhile.
  */
 async function coolDownAfterLimit(ctx: AppContext, changed: ChangedLean[], transitions: Transition[]): Promise<void> {
   const limited = new Set(transitions.filter((t) => t.to === 'failed' && t.code === 'limit_exceeded').map((t) => t.id));
@@ -126,6 +127,7 @@ async function coolDownAfterLimit(ctx: AppContext, changed: ChangedLean[], trans
   for (const [deviceId, orgId] of phones) write.hset(ctx.keys.org(orgId).deviceState(deviceId), 'coolUntil', until);
   await write.exec();
   ctx.log.warn({ devices: [...phones.keys()], until: new Date(until).toISOString() }, "phone hit Android's SMS limit: cooling down");
+  for (const deviceId of phones.keys()) await withdrawJobs(ctx, deviceId, null, 'phone_limited', until);
 }
 
 export async function writeReports(ctx: AppContext, items: { deviceId: string; report: StatusReport }[]): Promise<ReportOutcome[]> {

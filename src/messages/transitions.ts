@@ -10,7 +10,8 @@ import { newIds } from '../ids/ids.js';
 export const ALLOWED_FROM: Record<MessageStatus, readonly MessageStatus[]> = {
   // In the spec's list of statuses, but never stored: a send is written `queued` (migration 024).
   accepted: [],
-  queued: [],
+  // A claim withdrawn before the phone acknowledged `sending` (dispatch/withdraw-jobs.ts).
+  queued: ['claimed'],
   claimed: ['queued'],
   sending: ['claimed'],
   sent: ['sending'],
@@ -98,20 +99,21 @@ export function transitionStatement(shape: 'lean' | 'whole'): string {
        UPDATE messages m SET
          previous_status = m.status,
          status = t.to_status, updated_at = t.at,
-         claimed_at = CASE WHEN t.to_status = 'claimed' THEN t.at ELSE m.claimed_at END,
+         claimed_at = CASE t.to_status WHEN 'claimed' THEN t.at WHEN 'queued' THEN NULL ELSE m.claimed_at END,
          sent_at = CASE WHEN t.to_status = 'sent' THEN t.at ELSE m.sent_at END,
          delivered_at = CASE WHEN t.to_status = 'delivered' THEN t.at ELSE m.delivered_at END,
          failed_at = CASE WHEN t.to_status = 'failed' THEN t.at ELSE m.failed_at END,
          failure_code = CASE WHEN t.to_status = 'failed' THEN t.code ELSE m.failure_code END,
-         device_id = COALESCE(t.device_id, m.device_id),
-         sim_subscription_id = COALESCE(t.sim, m.sim_subscription_id)
+         device_id = CASE WHEN t.to_status = 'queued' THEN NULL ELSE COALESCE(t.device_id, m.device_id) END,
+         -- A withdrawn message forgets the SIM its phone chose; one the send named stays.
+         sim_subscription_id = CASE WHEN t.to_status = 'queued' AND m.requested_device_id IS NULL THEN NULL ELSE COALESCE(t.sim, m.sim_subscription_id) END
        FROM t
        WHERE m.id = t.id AND m.status = ANY(string_to_array(t.allowed, ',')) AND (t.held_by IS NULL OR m.device_id = t.held_by)
          AND (NOT $13 OR t.device_id IN (SELECT live.id FROM live))
-       RETURNING m.previous_status AS from_status, t.source AS t_source, t.code AS t_code, t.at AS t_at, t.event_id, m.*
+       RETURNING m.previous_status AS from_status, t.source AS t_source, t.code AS t_code, t.at AS t_at, t.device_id AS t_device, t.event_id, m.*
      ), timeline AS (
        INSERT INTO message_events (message_id, from_status, to_status, source, code, device_id, at)
-       SELECT u.id, u.from_status, u.status, u.t_source, u.t_code, u.device_id, u.t_at FROM u
+       SELECT u.id, u.from_status, u.status, u.t_source, u.t_code, COALESCE(u.device_id, u.t_device), u.t_at FROM u
      ), published AS (
        INSERT INTO events (id, org_id, type, payload, created_at)
        SELECT u.event_id, u.org_id, 'message.' || u.status,

@@ -28,6 +28,8 @@ export interface DeviceClientOptions {
   token: string;
   /** New jobs, each messageId at most once per client (pushed, re-sent on reconnect, or claimed). */
   onJobs?: (jobs: Job[]) => void;
+  /** The server took these jobs back (not acknowledged `sending` in time): do not send them. */
+  onWithdrawn?: (messageIds: string[]) => void;
   /** The device was revoked: the client has stopped and will not reconnect. */
   onRevoked?: (reason: string) => void;
   onConnectionChange?: (connected: boolean) => void;
@@ -260,6 +262,7 @@ export class DeviceClient {
     else if (frame.type === 'ack') this.onAck(frame);
     else if (frame.type === 'error') this.onError(frame);
     else if (frame.type === 'revoked') this.onRevokedFrame(frame.reason);
+    else if (frame.type === 'withdrawn') this.opts.onWithdrawn?.(frame.messageIds);
   }
 
   private onAck(frame: { ref: string; [field: string]: unknown }): void {

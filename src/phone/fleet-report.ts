@@ -43,7 +43,7 @@ export function summaryLines(s: FleetSummary): string[] {
     `phones: ${s.phones} (${s.connected} connected at the end${s.revoked ? `, ${s.revoked} revoked` : ''})`,
     `duration: ${s.seconds} s`,
     `jobs received: ${s.jobsReceived}`,
-    `sent: ${s.sent}  delivered: ${s.delivered}  failed: ${s.failed}  (${s.messagesPerSecond} messages/s)`,
+    `sent: ${s.sent}  delivered: ${s.delivered}  failed: ${s.failed}  withdrawn: ${s.withdrawn}  (${s.messagesPerSecond} messages/s)`,
     `send latency (job → sent): ${latency}`,
     `incoming SMS sent: ${s.incomingSent}  refused while inbound locked: ${s.incomingLocked}`,
     `reconnects: ${s.reconnects}  frames resent: ${s.resends} (after internal_error: ${s.retries})  duplicate jobs dropped: ${s.duplicateJobs}`,

@@ -67,6 +67,7 @@ export class Fleet {
       sent: 0,
       delivered: 0,
       failed: 0,
+      withdrawn: 0,
       incomingSent: 0,
       incomingLocked: 0,
       errors: 0,

@@ -63,7 +63,9 @@ export type ServerFrame =
   | { type: 'jobs'; jobs: Job[] }
   | { type: 'ack'; ref: string; [field: string]: unknown }
   | { type: 'error'; ref: string | null; code: string; message: string }
-  | { type: 'revoked'; reason: string };
+  | { type: 'revoked'; reason: string }
+  /** Jobs the server took back before this phone acknowledged `sending`: drop them unsent. */
+  | { type: 'withdrawn'; messageIds: string[] };
 
 /**
  * An `error` frame (or refused HTTP call) from the server. `code` is the protocol's:

@@ -40,6 +40,8 @@ export interface PhoneCounters {
   sent: number;
   delivered: number;
   failed: number;
+  /** Jobs the server took back (a `withdrawn` frame, or `sending` refused): dropped unsent. */
+  withdrawn: number;
   incomingSent: number;
   /** Received SMS refused with inbound_locked (kept and sent again after the next heartbeat). */
   incomingLocked: number;
@@ -70,6 +72,7 @@ export class SimulatedPhone {
     sent: 0,
     delivered: 0,
     failed: 0,
+    withdrawn: 0,
     incomingSent: 0,
     incomingLocked: 0,
     errors: 0,
@@ -86,7 +89,7 @@ export class SimulatedPhone {
   readonly recentErrors: string[] = [];
   revoked = false;
 
-  private readonly queue: { job: Job; arrivedAt: number }[] = [];
+  private queue: { job: Job; arrivedAt: number }[] = [];
   private active = 0;
   private stopped = false;
   private readonly deliveryTimers = new Set<NodeJS.Timeout>();
@@ -105,6 +108,7 @@ export class SimulatedPhone {
       retry: opts.retry,
       maxJobs: opts.maxJobs,
       onJobs: (jobs) => this.onJobs(jobs),
+      onWithdrawn: (ids) => this.onWithdrawn(ids),
       onRevoked: () => {
         this.revoked = true;
       },
@@ -174,7 +178,9 @@ export class SimulatedPhone {
   private async send(job: Job, arrivedAt: number): Promise<void> {
     const messageId = job.messageId;
     try {
-      await this.client.reportStatus({ messageId, status: 'sending' });
+      // Android gets the SMS only once the server acknowledged `sending`: a refusal means the job
+      // was withdrawn and went to another phone.
+      if (!(await this.startSending(messageId))) return;
       await sleep(this.jittered(this.opts.latencyMs ?? 200));
       if (this.stopped) return;
       const failed = this.random() < (this.opts.failureRate ?? 0.02);
@@ -188,6 +194,25 @@ export class SimulatedPhone {
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  private async startSending(messageId: string): Promise<boolean> {
+    try {
+      await this.client.reportStatus({ messageId, status: 'sending' });
+      return true;
+    } catch (err) {
+      if (!(err instanceof DeviceProtocolError && err.code === 'invalid_transition')) throw err;
+      this.counters.withdrawn += 1;
+      return false;
+    }
+  }
+
+  /** A `withdrawn` frame: jobs not started are dropped (one already started was refused or is the phone's). */
+  private onWithdrawn(messageIds: string[]): void {
+    const gone = new Set(messageIds);
+    const before = this.queue.length;
+    this.queue = this.queue.filter((q) => !gone.has(q.job.messageId));
+    this.counters.withdrawn += before - this.queue.length;
   }
 
   private deliverLater(messageId: string): void {

@@ -1,0 +1,75 @@
+import type { AppContext } from '../context/app-context.js';
+import { toDispatchEntry } from '../dispatch-queue/entries.js';
+import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
+import { applyTransitions } from '../messages/transitions.js';
+import { selectStuckClaims } from './sql/select-stuck-claims.js';
+
+/** Why a job left a phone: the timeline code of its `claimed → queued` event. */
+export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited';
+
+/** Published on the device channel: the API process holding the phone's socket tells it. */
+export interface WithdrawnSignal {
+  type: 'withdrawn';
+  orgId: string;
+  deviceId: string;
+  messageIds: string[];
+}
+
+const BATCH = 1000;
+
+/**
+ * Takes back jobs a phone claimed and has not acknowledged `sending` for (all of them, or those
+ * named), and queues them for another phone, which gets them first: this one may not take them
+ * again before `avoidUntil`. Postgres decides, with the same conditional update as a report:
+ * a `sending` acknowledged first keeps the job with the phone, and a `sending` arriving after the
+ * withdrawal is refused (the phone never hands a job to Android before that acknowledgement, so
+ * a withdrawn job is never sent twice). Messages pinned to this phone by the send stay with it.
+ * Returns the withdrawn ids.
+ */
+export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason, avoidUntil: number): Promise<string[]> {
+  const { rows } = await ctx.db.query(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages
+     WHERE device_id = $1 AND status = 'claimed' AND requested_device_id IS NULL AND ($2::text[] IS NULL OR id = ANY($2::text[]))
+     ORDER BY id LIMIT ${BATCH}`,
+    [deviceId, ids],
+  );
+  const held = rows as MessageRow[];
+  if (held.length === 0) return [];
+  const orgId = held[0]!.orgId;
+  // Back on the queue without the SIM this phone chose: the next phone chooses its own.
+  const entries = held.map((m) => toDispatchEntry({ ...m, simSubscriptionId: null }, { deviceId, until: avoidUntil }));
+  const withdrawn = await ctx.dispatch.requeue(orgId, entries, async () => {
+    const at = new Date();
+    const changed = await applyTransitions(
+      ctx.db,
+      held.map((m) => ({ id: m.id, to: 'queued' as const, from: ['claimed' as const], at, source: 'system' as const, code: reason, deviceId, heldBy: deviceId })),
+    );
+    return new Set(changed.map((m) => m.id));
+  });
+  if (withdrawn.length > 0) {
+    const signal: WithdrawnSignal = { type: 'withdrawn', orgId, deviceId, messageIds: withdrawn };
+    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify(signal));
+    ctx.log.info({ deviceId, reason, count: withdrawn.length }, 'jobs withdrawn from a phone');
+  }
+  return withdrawn;
+}
+
+/**
+ * The sweep: jobs claimed longer than HAFATRA_CLAIM_TIMEOUT_SECONDS without `sending`, and those
+ * of phones silent for HAFATRA_SILENT_PHONE_SECONDS, go to other phones. Returns how many.
+ */
+export async function withdrawStuckClaims(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  const stuck = await selectStuckClaims(ctx.db, new Date(now), ctx.config, BATCH);
+  const byPhone = new Map<string, { reason: WithdrawReason; ids: string[] }>();
+  for (const s of stuck) {
+    const key = `${s.deviceId} ${s.reason}`;
+    const group = byPhone.get(key) ?? { reason: s.reason, ids: [] };
+    group.ids.push(s.id);
+    byPhone.set(key, group);
+  }
+  const avoidUntil = now + Math.max(ctx.config.claimTimeoutSeconds, 60) * 1000;
+  let withdrawn = 0;
+  for (const [key, { reason, ids }] of byPhone) withdrawn += (await withdrawJobs(ctx, key.split(' ')[0]!, ids, reason, avoidUntil)).length;
+  return withdrawn;
+}
