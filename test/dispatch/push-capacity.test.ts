@@ -54,3 +54,26 @@ it('refuses a socket upgrade whose maxJobs is not an integer from 1 to 100, with
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'invalid_request', message: expect.stringContaining('maxJobs'), requestId: expect.any(String) } });
   }
 });
+
+it('spreads a burst over the phones of the organization rather than filling the first ones', async () => {
+  const { org, key } = await app.createOrg({ dailyLimit: 10_000 });
+  const held = new Map<string, number>();
+  const phones = [];
+  for (let i = 0; i < 5; i++) {
+    const phone = await pairTestPhone(app, org.id, {
+      pacingPerMinute: 100_000,
+      client: { onJobs: (j) => held.set(phone.deviceId, (held.get(phone.deviceId) ?? 0) + j.length) },
+    });
+    await phone.client.connect();
+    phones.push(phone);
+  }
+  try {
+    await sendMessages(app, key, 200);
+    await eventually(() => [...held.values()].reduce((a, b) => a + b, 0) === 200, 5000, 'every job pushed');
+    // Without spreading, the first two phones took 100 each (their whole window) and three took nothing.
+    expect(held.size).toBe(5);
+    for (const n of held.values()) expect(n).toBeLessThanOrEqual(80);
+  } finally {
+    for (const p of phones) await p.client.close();
+  }
+});
