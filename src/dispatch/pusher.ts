@@ -8,14 +8,6 @@ import { MAX_CLAIM } from '../dispatch-queue/claim.js';
  */
 export const PUSH_WINDOW = 100;
 const PUMP_INTERVAL_MS = 30_000;
-/**
- * The most one claim of a push takes. The phones of an organization are pushed at once, each
- * claiming again while its claims come back full: in chunks, they take turns, and a burst
- * spreads over the fleet (in whole windows of 100, the first two of five phones took a burst of
- * 200 and the other three nothing). 25 is the default pacing, so a phone paced by default claims
- * as it did.
- */
-const CLAIM_CHUNK = 25;
 
 /** `?maxJobs=` of the socket URL: absent means PUSH_WINDOW; a number out of 1..PUSH_WINDOW is refused. */
 export function parseMaxJobs(raw: string | undefined): number | null {
@@ -67,19 +59,25 @@ export class Pusher {
     // and always starting with the same phone would leave the last ones idle.
     const all = [...set];
     const start = this.turn++ % all.length;
-    void this.pushInTurns(all.map((_, i) => all[(start + i) % all.length]!));
+    void this.pushInTurns(
+      orgId,
+      all.map((_, i) => all[(start + i) % all.length]!),
+    ).catch((err: unknown) => this.ctx.log.warn({ err, orgId }, 'push failed'));
   }
 
   /**
-   * Every phone claims one chunk, and those whose chunk came back full go round again, until
-   * the work or the room runs out: the phones take turns, so a burst spreads over the fleet.
-   * Each phone looping on its own, the first to get its Postgres write back took chunk after
-   * chunk while the others waited for theirs (100/25/25/25/25 of a 200-message burst).
+   * A burst spread over the fleet: each phone claims its share of the organization's queue (at
+   * least one), and those whose share came back full go round again, until the work or their
+   * room runs out. Each phone claiming its whole room, the first two of five phones took a
+   * 200-message burst (100 each) and the others nothing; in fixed chunks of 25 taking turns,
+   * the claims per message quadrupled (fleet bench 3.9k against 4.7–4.9k msg/s).
    */
-  private async pushInTurns(phones: DeviceSession[]): Promise<void> {
+  private async pushInTurns(orgId: string, phones: DeviceSession[]): Promise<void> {
+    const waiting = await this.ctx.redis.zcard(this.ctx.keys.org(orgId).orgQueue());
+    const share = Math.max(1, Math.ceil(waiting / phones.length));
     let round = phones;
     while (round.length > 0) {
-      const full = await Promise.all(round.map((s) => this.push(s, true)));
+      const full = await Promise.all(round.map((s) => this.push(s, share)));
       round = round.filter((_, i) => full[i]);
     }
   }
@@ -99,11 +97,11 @@ export class Pusher {
   }
 
   /**
-   * Claims for the phone until its room or the work runs out; with `oneChunk`, one claim only
-   * (pushInTurns goes round the phones). True when the last claim came back full: there may be
-   * more. A push already running for the phone is asked to go round once more instead.
+   * Claims for the phone until its room or the work runs out; with `share`, one claim of at most
+   * that many (pushInTurns goes round the phones). True when the last claim came back full: there
+   * may be more. A push already running for the phone is asked to go round once more instead.
    */
-  async push(s: DeviceSession, oneChunk = false): Promise<boolean> {
+  async push(s: DeviceSession, share?: number): Promise<boolean> {
     if (s.pushing) {
       s.pushAgain = true;
       return false;
@@ -113,7 +111,7 @@ export class Pusher {
     try {
       do {
         s.pushAgain = false;
-        const room = Math.min(s.maxJobs - s.outstanding, MAX_CLAIM, CLAIM_CHUNK);
+        const room = Math.min(s.maxJobs - s.outstanding, MAX_CLAIM, share ?? MAX_CLAIM);
         if (room <= 0 || s.closed) break;
         const result = await this.ctx.dispatch.claim(s.principal, room);
         // Jobs claimed for a socket that closed meanwhile stay claimed by the phone: they are
@@ -121,7 +119,7 @@ export class Pusher {
         if (result.jobs.length > 0 && s.send({ type: 'jobs', jobs: result.jobs })) s.outstanding += result.jobs.length;
         if (result.retryAfterMs > 0) this.retryLater(s, result.retryAfterMs);
         full = result.jobs.length === room;
-        if (full && !oneChunk) s.pushAgain = true;
+        if (full && share === undefined) s.pushAgain = true;
       } while (s.pushAgain && !s.closed);
     } catch (err) {
       this.ctx.log.warn({ err, deviceId: s.deviceId }, 'push failed');

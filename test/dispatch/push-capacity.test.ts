@@ -70,9 +70,9 @@ it('spreads a burst over the phones of the organization rather than filling the 
   try {
     await sendMessages(app, key, 200);
     await eventually(() => [...held.values()].reduce((a, b) => a + b, 0) === 200, 5000, 'every job pushed');
-    // Without spreading, the first two phones took 100 each (their whole window) and three took nothing.
+    // Each phone claims its share (40); claiming their whole room of 100, the first two took everything.
     expect(held.size).toBe(5);
-    for (const n of held.values()) expect(n).toBeLessThanOrEqual(80);
+    for (const n of held.values()) expect(n).toBeLessThanOrEqual(60);
   } finally {
     for (const p of phones) await p.client.close();
   }
