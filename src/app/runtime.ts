@@ -8,6 +8,7 @@ import type { Infrastructure } from '../context/infrastructure.js';
 import { systemClock, type Clock } from '../context/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
+import { reportedFailuresResent } from '../messages/auto-resend/after-reports.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -38,6 +39,8 @@ export async function contextReady(ctx: AppContext): Promise<void> {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  // Resends under way finish on open connections (one not started is the sweep's).
+  await reportedFailuresResent(ctx);
   await ctx.parseQueue.close();
   await Promise.allSettled([ctx.db.end(), ctx.hotDb.end(), ctx.redis.quit()]);
 }

@@ -6,6 +6,7 @@ import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { expirePresence } from '../devices/presence.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
+import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -35,6 +36,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
     await expireQueued(ctx);
     await markSilentUnknown(ctx);
     await recoverInterruptedClaims(ctx);
+    await resendMissedFailures(ctx);
     await expirePresence(ctx);
     await foldTallyDeltas(ctx.db);
   });
