@@ -6,7 +6,7 @@ import { errors } from '../errors/errors.js';
 import { Int, Text } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { findOrganization, updateOrganization, type Organization } from './org-store.js';
-import { AutoResendSetting, DEFAULT_RESEND_CODES, refusedCode } from '../messages/auto-resend/policy.js';
+import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../messages/auto-resend/policy.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -58,8 +58,8 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
           throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
         }
-        const refused = refusedCode(req.body.autoResend?.failureCodes);
-        if (refused) throw errors.invalid(refused);
+        const never = neverResentCode(req.body.autoResend?.failureCodes);
+        if (never) throw errors.invalid(`autoResend.failureCodes: ${never} is never resent (a resend could only fail the same way, or send what must not be sent)`);
         const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;

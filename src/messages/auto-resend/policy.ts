@@ -43,7 +43,7 @@ export const AutoResendSetting = Type.Object(
     failureCodes: Type.Optional(
       Type.Union(
         [
-          Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), {
+          Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', errorMessage: 'must be a failure code in lower_snake_case, at most 64 characters' }), {
             maxItems: 64,
             uniqueItems: true,
           }),
@@ -56,8 +56,7 @@ export const AutoResendSetting = Type.Object(
   { additionalProperties: false },
 );
 
-/** The field and why, for a code no setting may list; undefined when every code may be listed. */
-export function refusedCode(codes: readonly string[] | null | undefined): string | undefined {
-  const bad = codes?.find((c) => NEVER_RESENT.has(c));
-  return bad === undefined ? undefined : `autoResend.failureCodes: ${bad} is never resent (a resend could only fail the same way or send what must not be sent)`;
+/** The first listed code that no setting may list (a resend could only fail the same way, or send what must not be sent). */
+export function neverResentCode(codes: readonly string[] | null | undefined): string | undefined {
+  return codes?.find((c) => NEVER_RESENT.has(c));
 }
