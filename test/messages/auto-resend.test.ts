@@ -176,6 +176,13 @@ describe('automatic resend', () => {
     expect(await claimed(o, o.phones[1]!)).toEqual([resent]);
     expect(await resendMissedFailures(app.ctx)).toBe(0);
     expect(await resendsOf(id)).toHaveLength(1);
+
+    // Died after the resend committed but before the failure was marked dealt with: the sweep
+    // finds the resend made and makes no other.
+    await app.ctx.db.query('UPDATE messages SET auto_resends_left = 1 WHERE id = $1', [id]);
+    expect(await resendMissedFailures(app.ctx)).toBe(0);
+    expect(await resendsOf(id)).toHaveLength(1);
+    expect((await app.ctx.db.query('SELECT auto_resends_left AS n FROM messages WHERE id = $1', [id])).rows[0].n).toBe(0);
   });
 
   it('sends the resend from the same phone once the others had their chance, when the organization has one phone', async () => {
