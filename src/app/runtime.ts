@@ -8,6 +8,7 @@ import type { Infrastructure } from '../context/infrastructure.js';
 import { systemClock, type Clock } from '../context/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
+import { ResendLane } from '../messages/auto-resend/after-reports.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -26,7 +27,7 @@ export function openContext(config: Config, name = 'hafatra', clock: Clock = sys
     keys: redisKeys(config.redisPrefix),
     clock,
   };
-  return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra) };
+  return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra), resends: new ResendLane() };
 }
 
 /** The hot pool takes half as many connections again: its statements (claims, status reports, lists) are batched or short. */
@@ -38,6 +39,8 @@ export async function contextReady(ctx: AppContext): Promise<void> {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  // Resends under way finish on open connections (one not started is the sweep's).
+  await ctx.resends.drained();
   await ctx.parseQueue.close();
   await Promise.allSettled([ctx.db.end(), ctx.hotDb.end(), ctx.redis.quit()]);
 }

@@ -7,6 +7,7 @@ import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../di
 import { expirePresence } from '../devices/presence.js';
 import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
+import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -37,6 +38,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
     await withdrawStuckClaims(ctx);
     await markSilentUnknown(ctx);
     await recoverInterruptedClaims(ctx);
+    await resendMissedFailures(ctx);
     await expirePresence(ctx);
     await foldTallyDeltas(ctx.db);
   });

@@ -1,5 +1,6 @@
 import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import type { ParseQueueProducer } from '../mobile-money/parse-queue.js';
+import type { ResendLane } from '../messages/auto-resend/after-reports.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /** What every domain service is built from: one per process, composed by app/runtime.ts. */
@@ -8,4 +9,6 @@ export interface AppContext extends Infrastructure {
   dispatch: DispatchQueue;
   /** Received SMS handed to the worker's mobile-money reader. */
   parseQueue: ParseQueueProducer;
+  /** Automatic resends of failures phones reported, made off the report path. */
+  resends: ResendLane;
 }

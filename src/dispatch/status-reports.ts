@@ -6,6 +6,7 @@ import type { ReportableStatus, StatusReport } from './schemas.js';
 import { trustedTime, type ClockSkewWarning } from './clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
 import { withdrawJobs } from './withdraw-jobs.js';
+import { resendReportedFailures } from '../messages/auto-resend/after-reports.js';
 
 export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
@@ -151,6 +152,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
     });
     const changedRows = await applyTransitionsLean(ctx.hotDb, transitions);
     await coolDownAfterLimit(ctx, changedRows, transitions);
+    resendReportedFailures(ctx, changedRows);
     const changed = new Set(changedRows.map((m) => m.id));
     for (const i of round) if (changed.has(items[i]!.report.messageId)) applied.add(i);
   }

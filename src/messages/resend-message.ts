@@ -1,8 +1,8 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { selectMessage } from './sql/select-messages.js';
-import { TERMINAL_STATUSES } from './message.js';
-import { sendMessages, type SendResult } from './send-messages.js';
+import { TERMINAL_STATUSES, type MessageRow } from './message.js';
+import { sendMessages, type SendRequest, type SendResult } from './send-messages.js';
 
 /** A new message to the same recipient with the same body (and phone/SIM if one was named). */
 export async function resendMessage(ctx: AppContext, orgId: string, id: string, idempotencyKey?: string, byMember = false): Promise<SendResult> {
@@ -11,19 +11,18 @@ export async function resendMessage(ctx: AppContext, orgId: string, id: string, 
   if (!TERMINAL_STATUSES.has(original.status)) {
     throw errors.invalidTransition(`message is ${original.status}; only a message in a final status can be resent`);
   }
-  return sendMessages(
-    ctx,
-    orgId,
-    {
-      to: original.to,
-      body: original.body,
-      ...(original.requestedDeviceId ? { deviceId: original.requestedDeviceId } : {}),
-      ...(original.requestedDeviceId && original.simSubscriptionId !== null ? { simSubscriptionId: original.simSubscriptionId } : {}),
-      // A code resent is as urgent as it was.
-      ...(original.priority > 0 ? { priority: 'high' as const } : {}),
-      resendOfId: original.id,
-      byMember,
-    },
-    idempotencyKey,
-  );
+  return sendMessages(ctx, orgId, { ...resendRequest(original), byMember }, idempotencyKey);
+}
+
+/** What a resend (manual or automatic) sends again: the same recipient and body, the same pinned phone and SIM if any, the same priority. */
+export function resendRequest(original: Pick<MessageRow, 'id' | 'to' | 'body' | 'requestedDeviceId' | 'simSubscriptionId' | 'priority'>): SendRequest {
+  return {
+    to: original.to,
+    body: original.body,
+    ...(original.requestedDeviceId ? { deviceId: original.requestedDeviceId } : {}),
+    ...(original.requestedDeviceId && original.simSubscriptionId !== null ? { simSubscriptionId: original.simSubscriptionId } : {}),
+    // A code resent is as urgent as it was.
+    ...(original.priority > 0 ? { priority: 'high' as const } : {}),
+    resendOfId: original.id,
+  };
 }

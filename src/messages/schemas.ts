@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Int, Nullable, PathId, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { MESSAGE_STATUSES, MessageEventSchema, MessageSchema } from './message.js';
+import { AutoResendAttempts } from './auto-resend/policy.js';
 
 const Recipient = Text({ minLength: 1, maxLength: 32, errorMessage: 'each recipient must be a string of 1 to 32 characters' });
 
@@ -15,6 +16,8 @@ export const SendMessagesBody = Type.Object(
     simSubscriptionId: Type.Optional(Int('integer', { minimum: 0 })),
     /** Beyond the spec (docs/decisions.md): "high" is claimed before waiting normal messages. */
     priority: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('high')], { errorMessage: 'must be "normal" or "high"' })),
+    /** Beyond the spec (docs/decisions.md): automatic resends of a retryable failure, instead of the organization's setting. */
+    autoResend: Type.Optional(AutoResendAttempts),
   },
   { additionalProperties: false },
 );

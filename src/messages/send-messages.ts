@@ -25,6 +25,17 @@ export interface SendRequest extends SendMessagesBody {
   resendOfId?: string;
   /** A member sent it from the dashboard: the timeline's first entry says `member`, not `api`. */
   byMember?: boolean;
+  /** An automatic resend of resendOfId (src/messages/auto-resend): what the chain carries on. */
+  automatic?: AutomaticResend;
+}
+
+export interface AutomaticResend {
+  /** The automatic resends the new message may still have (one fewer than the failed one). */
+  resendsLeft: number;
+  /** The failed message's expiry: a resend does not outlive the request it carries. */
+  expiresAt: Date;
+  /** The phone it failed on, which takes the resend only after the others had their chance. */
+  avoid: { deviceId: string; until: number } | null;
 }
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
@@ -92,7 +103,7 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
       return answered(replay);
     }
     await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
-    const batch = prepareBatch(ctx, orgId, body, recipients, batchId);
+    const batch = prepareBatch(ctx, { orgId, autoResendAttempts: org.autoResendAttempts }, body, recipients, batchId);
     if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt))) {
       // Another request with this key committed first (one that took the key over, or the slow one it took over from).
       const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
@@ -112,17 +123,21 @@ export interface PreparedBatch {
   recipients: { id: string; to: string }[];
   messages: Message[];
   entries: DispatchEntry[];
-  byMember: boolean;
+  /** The timeline's creation entry, when it is written (a member's send, an automatic resend): see commitBatch. */
+  creation: { source: 'member' | 'system'; code: string | null } | null;
 }
 
 /**
  * The hot part of a 500-recipient send: per recipient, only its id and number differ, so the
  * shared JSON and timestamps are formatted once and each message is one object literal.
  */
-function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: string[], batchId: string): PreparedBatch {
+function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts: number }, body: SendRequest, to: string[], batchId: string): PreparedBatch {
+  const { orgId } = org;
+  const { automatic } = body;
   const measure = measureSms(body.body);
   const now = new Date(ctx.clock.now());
-  const expiresAt = new Date(now.getTime() + ctx.config.messageTtlSeconds * 1000);
+  const ttlEnd = now.getTime() + ctx.config.messageTtlSeconds * 1000;
+  const expiresAt = new Date(automatic ? Math.min(ttlEnd, automatic.expiresAt.getTime()) : ttlEnd);
   const fields: BatchFields = {
     orgId,
     body: body.body,
@@ -134,21 +149,24 @@ function prepareBatch(ctx: AppContext, orgId: string, body: SendRequest, to: str
     batchId,
     resendOfId: body.resendOfId ?? null,
     priority: body.priority === 'high' ? 1 : 0,
+    autoResendsLeft: automatic ? automatic.resendsLeft : (body.autoResend ?? org.autoResendAttempts),
+    autoResend: automatic !== undefined,
     createdAt: now,
     expiresAt,
   };
   const ids = newIds('message', to.length);
   const created = now.toISOString();
   const expires = expiresAt.toISOString();
-  const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime() });
+  const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
   const score = dispatchScore(now.getTime(), fields.priority);
   const recipients = to.map((number, i) => ({ id: ids[i]!, to: number }));
   const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires }, recipients);
   const entries = recipients.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
-  return { fields, recipients, messages, entries, byMember: body.byMember === true };
+  const creation = automatic ? { source: 'system' as const, code: 'auto_resend' } : body.byMember ? { source: 'member' as const, code: null } : null;
+  return { fields, recipients, messages, entries, creation };
 }
 
-type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status'> & { createdAt: string; expiresAt: string };
+type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend'> & { createdAt: string; expiresAt: string };
 
 /**
  * What an idempotency key keeps for 24 hours: the shared fields once and the ids and numbers,
@@ -161,7 +179,7 @@ interface StoredAnswer {
 }
 
 function storedAnswer(batch: PreparedBatch): string {
-  const { orgId: _org, status: _status, createdAt, expiresAt, ...rest } = batch.fields;
+  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, createdAt, expiresAt, ...rest } = batch.fields;
   const answer: StoredAnswer = {
     f: { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() },
     ids: batch.recipients.map((r) => r.id),
@@ -192,10 +210,13 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
     if (!(await insertBatch(tx, row))) return false;
     await insertBatchMessages(tx, fields, batch.recipients);
-    // API sends leave their creation entry implied (timelineOf); a member's is written, to name them.
-    if (batch.byMember) {
-      await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, at) SELECT unnest($1::text[]), NULL, 'queued', 'member', $2`, [
+    // API sends leave their creation entry implied (timelineOf); a member's is written, to name
+    // them, and an automatic resend's, to say so (source system, code auto_resend).
+    if (batch.creation) {
+      await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, code, at) SELECT unnest($1::text[]), NULL, 'queued', $2, $3, $4`, [
         batch.recipients.map((r) => r.id),
+        batch.creation.source,
+        batch.creation.code,
         fields.createdAt,
       ]);
     }

@@ -8,12 +8,17 @@ export interface Organization {
   dailyLimit: number;
   retentionDays: number;
   aiConsent: boolean;
+  /** Automatic resends a message of this organization gets (0: off); a send may ask otherwise. */
+  autoResendAttempts: number;
+  /** The failure codes resent automatically; null: the shipped list (DEFAULT_RESEND_CODES). */
+  autoResendCodes: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const COLUMNS = `id, name, default_country AS "defaultCountry", daily_limit AS "dailyLimit",
-  retention_days AS "retentionDays", ai_consent AS "aiConsent", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  retention_days AS "retentionDays", ai_consent AS "aiConsent", auto_resend_attempts AS "autoResendAttempts",
+  auto_resend_codes AS "autoResendCodes", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export interface OrganizationSettings {
   name?: string;
@@ -21,13 +26,15 @@ export interface OrganizationSettings {
   dailyLimit?: number;
   retentionDays?: number;
   aiConsent?: boolean;
+  /** `failureCodes: null` restores the shipped list; left out, the list stays as it is. */
+  autoResend?: { attempts?: number; failureCodes?: string[] | null };
 }
 
 export async function insertOrganization(db: Queryable, s: OrganizationSettings & { name: string }): Promise<Organization> {
   const { rows } = await db.query(
-    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent)
-     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false)) RETURNING ${COLUMNS}`,
-    [newId('organization'), s.name, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null],
+    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent, auto_resend_attempts, auto_resend_codes)
+     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false), COALESCE($7, 0), $8) RETURNING ${COLUMNS}`,
+    [newId('organization'), s.name, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null, s.autoResend?.attempts ?? null, s.autoResend?.failureCodes ?? null],
   );
   return rows[0] as Organization;
 }
@@ -45,9 +52,20 @@ export async function updateOrganization(db: Queryable, id: string, s: Organizat
   const { rows } = await db.query(
     `UPDATE organizations SET name = COALESCE($2, name), default_country = COALESCE($3, default_country),
        daily_limit = COALESCE($4, daily_limit), retention_days = COALESCE($5, retention_days),
-       ai_consent = COALESCE($6, ai_consent), updated_at = now()
+       ai_consent = COALESCE($6, ai_consent), auto_resend_attempts = COALESCE($7, auto_resend_attempts),
+       auto_resend_codes = CASE WHEN $8 THEN $9::text[] ELSE auto_resend_codes END, updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, s.name ?? null, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null],
+    [
+      id,
+      s.name ?? null,
+      s.defaultCountry ?? null,
+      s.dailyLimit ?? null,
+      s.retentionDays ?? null,
+      s.aiConsent ?? null,
+      s.autoResend?.attempts ?? null,
+      s.autoResend?.failureCodes !== undefined,
+      s.autoResend?.failureCodes ?? null,
+    ],
   );
   return rows[0] as Organization | undefined;
 }

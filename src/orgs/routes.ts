@@ -6,6 +6,7 @@ import { errors } from '../errors/errors.js';
 import { Int, Text } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { findOrganization, updateOrganization, type Organization } from './org-store.js';
+import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../messages/auto-resend/policy.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -15,6 +16,8 @@ const UpdateOrganizationBody = Type.Object(
     dailyLimit: Type.Optional(Int('integer', { minimum: 1, maximum: 100_000 })),
     retentionDays: Type.Optional(Int('integer', { minimum: 1, maximum: 3650 })),
     aiConsent: Type.Optional(Type.Boolean()),
+    /** Beyond the spec (docs/decisions.md, "Automatic resend"). */
+    autoResend: Type.Optional(AutoResendSetting),
   },
   { additionalProperties: false },
 );
@@ -26,6 +29,7 @@ const settingsView = (o: Organization) => ({
   dailyLimit: o.dailyLimit,
   retentionDays: o.retentionDays,
   aiConsent: o.aiConsent,
+  autoResend: { attempts: o.autoResendAttempts, failureCodes: o.autoResendCodes ?? DEFAULT_RESEND_CODES },
   updatedAt: o.updatedAt,
 });
 
@@ -49,11 +53,13 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       auth: { role: 'owner' },
       body: UpdateOrganizationBody,
       clientAddress: true,
-      summary: 'Change the default country, daily limit, retention of received SMS or AI consent',
+      summary: 'Change the default country, daily limit, retention of received SMS, AI consent or automatic resend',
       handler: async (req) => {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
           throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
         }
+        const never = neverResentCode(req.body.autoResend?.failureCodes);
+        if (never) throw errors.invalid(`autoResend.failureCodes: ${never} is never resent (a resend could only fail the same way, or send what must not be sent)`);
         const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;

@@ -62,7 +62,10 @@ describe('hafatra org', () => {
     expect(listed.find((o: any) => o.id === created.id)).toMatchObject({ name, dailyLimit: 250 });
 
     const updated = await json('org', 'update', name, '--daily-limit', '100000', '--country', 'MG');
-    expect(updated).toMatchObject({ id: created.id, dailyLimit: 100000, defaultCountry: 'MG', retentionDays: 7 });
+    expect(updated).toMatchObject({ id: created.id, dailyLimit: 100000, defaultCountry: 'MG', retentionDays: 7, autoResendAttempts: 0, autoResendCodes: null });
+    const resending = await json('org', 'update', name, '--auto-resend', '2', '--auto-resend-codes', 'no_service,radio_off');
+    expect(resending).toMatchObject({ autoResendAttempts: 2, autoResendCodes: ['no_service', 'radio_off'], dailyLimit: 100000 });
+    expect(await json('org', 'update', name, '--auto-resend-codes', 'default')).toMatchObject({ autoResendAttempts: 2, autoResendCodes: null });
   });
 
   it('prints a readable table without --json', async () => {
@@ -77,6 +80,9 @@ describe('hafatra org', () => {
     [['org', 'create', '--name', 'x', '--daily-limit', '100001'], /--daily-limit/],
     [['org', 'create', '--name', 'x', '--country', 'MDG'], /--country/],
     [['org', 'create', '--name', 'x', '--bogus'], /bogus/],
+    [['org', 'create', '--name', 'x', '--auto-resend', '6'], /--auto-resend must be an integer from 0 to 5/],
+    [['org', 'create', '--name', 'x', '--auto-resend-codes', 'No Service'], /--auto-resend-codes must be failure codes/],
+    [['org', 'create', '--name', 'x', '--auto-resend-codes', 'no_service,opted_out'], /--auto-resend-codes: opted_out is never resent/],
     [['org', 'update'], /name the organization/],
     [['org', 'update', 'no-such-org-here'], /no organization/],
     [['key', 'create', '--scopes', 'messages:write'], /--scopes/],

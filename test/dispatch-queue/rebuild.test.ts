@@ -41,6 +41,8 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
       batchId,
       resendOfId: null,
       priority: 0,
+      autoResendsLeft: 0,
+      autoResend: false,
       createdAt,
       expiresAt: new Date(createdAt.getTime() + 86_400_000),
     },

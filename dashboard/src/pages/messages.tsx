@@ -127,6 +127,7 @@ export function MessageDetail(p: { id: string }) {
   const load = () => api.get<Message & { events: Event[] }>(`/v1/messages/${p.id}`).then(setM, notify.error);
   useEffect(() => void load(), [p.id]);
   useLive('messages', () => void load());
+  const resends = useResends(m);
   const { can } = useMe();
   if (!m)
     return (
@@ -182,9 +183,21 @@ export function MessageDetail(p: { id: string }) {
         <dd>{m.deviceId ?? 'not claimed yet'}</dd>
         {m.resendOfId && (
           <>
-            <dt>Resend of</dt>
+            <dt>{m.events[0]?.code === 'auto_resend' ? 'Automatic resend of' : 'Resend of'}</dt>
             <dd>
               <a href={`/messages/${m.resendOfId}`}>{m.resendOfId}</a>
+            </dd>
+          </>
+        )}
+        {resends.length > 0 && (
+          <>
+            <dt>Sent again as</dt>
+            <dd>
+              {resends.map((r) => (
+                <>
+                  <a href={`/messages/${r.id}`}>{r.id}</a> <Badge value={r.status} />{' '}
+                </>
+              ))}
             </dd>
           </>
         )}
@@ -207,4 +220,21 @@ export function MessageDetail(p: { id: string }) {
       </ol>
     </Page>
   );
+}
+
+/**
+ * The messages that resend a failed one (an automatic resend is made within moments): looked for
+ * among the recipient's latest messages, one index range, rather than through a filter of its own.
+ */
+function useResends(m: Message | null): Message[] {
+  const [found, setFound] = useState<Message[]>([]);
+  const id = m?.id;
+  const to = m?.to;
+  const failed = m?.status === 'failed';
+  useEffect(() => {
+    setFound([]);
+    if (!failed || !to) return;
+    api.get<{ messages: Message[] }>(`/v1/messages?to=${encodeURIComponent(to)}&limit=50`).then((r) => setFound(r.messages.filter((x) => x.resendOfId === id)), notify.error);
+  }, [id, to, failed]);
+  return found;
 }

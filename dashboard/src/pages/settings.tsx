@@ -9,12 +9,22 @@ interface Org {
   dailyLimit: number;
   retentionDays: number;
   aiConsent: boolean;
+  autoResend: { attempts: number; failureCodes: string[] };
 }
+
+/** The codes as typed (commas or spaces between them); empty brings back the shipped list. */
+const codesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 export function Settings() {
   const [org, setOrg] = useState<Org | null>(null);
   const { can } = useMe();
   useEffect(() => void api.get<Org>('/dashboard/v1/organization').then(setOrg, notify.error), []);
+  // The list is sent only when changed, so that an organization on the shipped list stays on it as it improves.
+  const resendCodes = (text: string) => {
+    const codes = codesOf(text);
+    if (codes.join(',') === org?.autoResend.failureCodes.join(',')) return {};
+    return { failureCodes: codes.length === 0 ? null : codes };
+  };
   const { busy, onSubmit } = useSubmit(async (f) => {
     setOrg(
       await api.patch<Org>('/dashboard/v1/organization', {
@@ -23,6 +33,7 @@ export function Settings() {
         dailyLimit: Number(f.get('dailyLimit')),
         retentionDays: Number(f.get('retentionDays')),
         aiConsent: f.get('aiConsent') === 'on',
+        autoResend: { attempts: Number(f.get('autoResendAttempts')), ...resendCodes(String(f.get('autoResendCodes'))) },
       }),
     );
     notify.success('Settings saved.');
@@ -48,6 +59,15 @@ export function Settings() {
           </Field>
           <Field label="Keep received SMS for (days)" hint="After this, the text of a received SMS is removed.">
             {(id) => <input id={id} name="retentionDays" type="number" min={1} max={3650} defaultValue={String(org.retentionDays)} required />}
+          </Field>
+          <Field
+            label="Automatic resends"
+            hint="A message that fails for a passing reason (no service, radio off…) is sent again as a new message, from another phone first, up to this many times. 0: off. A send may ask otherwise."
+          >
+            {(id) => <input id={id} name="autoResendAttempts" type="number" min={0} max={5} defaultValue={String(org.autoResend.attempts)} required />}
+          </Field>
+          <Field label="Failure codes resent" hint="The phone's failure codes worth another try, separated by commas. Empty: the shipped list.">
+            {(id) => <input id={id} name="autoResendCodes" defaultValue={org.autoResend.failureCodes.join(', ')} />}
           </Field>
           <label class="check">
             <input type="checkbox" name="aiConsent" defaultChecked={org.aiConsent} /> Allow an AI reader for mobile-money SMS the templates cannot read (sends those SMS to the configured AI provider)

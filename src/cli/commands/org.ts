@@ -1,14 +1,31 @@
 import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
 import { findOrganization, insertOrganization, listOrganizations, updateOrganization, type OrganizationSettings } from '../../orgs/org-store.js';
+import { MAX_AUTO_RESENDS, neverResentCode } from '../../messages/auto-resend/policy.js';
 
-const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'createdAt'];
+const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'autoResendAttempts', 'createdAt'];
 const settingOptions = {
   name: { type: 'string' },
   country: { type: 'string' },
   'daily-limit': { type: 'string' },
   'retention-days': { type: 'string' },
   'ai-consent': { type: 'string' },
+  'auto-resend': { type: 'string' },
+  'auto-resend-codes': { type: 'string' },
 } as const;
+
+/** `--auto-resend-codes no_service,radio_off`, or `default` for the shipped list. */
+function resendCodesFrom(args: CommandArgs): string[] | null | undefined {
+  const v = args.values['auto-resend-codes'];
+  if (v === undefined) return undefined;
+  if (v === 'default') return null;
+  const codes = typeof v === 'string' ? v.split(',').map((c) => c.trim()) : [];
+  if (codes.length === 0 || codes.some((c) => !/^[a-z][a-z0-9_]{0,63}$/.test(c))) {
+    throw new UsageError('--auto-resend-codes must be failure codes separated by commas (e.g. no_service,radio_off), or default');
+  }
+  const never = neverResentCode(codes);
+  if (never) throw new UsageError(`--auto-resend-codes: ${never} is never resent`);
+  return [...new Set(codes)];
+}
 
 function settingsFrom(args: CommandArgs): OrganizationSettings {
   const country = args.values.country;
@@ -23,6 +40,7 @@ function settingsFrom(args: CommandArgs): OrganizationSettings {
     dailyLimit: optionalInt(args, 'daily-limit', 1, 100_000),
     retentionDays: optionalInt(args, 'retention-days', 1, 3650),
     aiConsent: ai === undefined ? undefined : ai === 'yes',
+    autoResend: { attempts: optionalInt(args, 'auto-resend', 0, MAX_AUTO_RESENDS), failureCodes: resendCodesFrom(args) },
   };
 }
 
@@ -30,7 +48,7 @@ export const orgCommands: Command[] = [
   {
     path: ['org', 'create'],
     summary: 'Create an organization',
-    usage: 'hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--json]',
+    usage: 'hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--json]',
     options: settingOptions,
     async run(args, io, services) {
       const name = requireString(args, 'name');
@@ -59,7 +77,7 @@ export const orgCommands: Command[] = [
   {
     path: ['org', 'update'],
     summary: "Change an organization's settings",
-    usage: 'hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--json]',
+    usage: 'hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--json]',
     options: settingOptions,
     async run(args, io, services) {
       const ref = args.positionals[0];

@@ -14,6 +14,10 @@ export interface BatchFields {
   resendOfId: string | null;
   /** 1: the send asked for priority "high"; 0: normal. */
   priority: number;
+  /** Automatic resends each message may still have (migration 026). */
+  autoResendsLeft: number;
+  /** The messages are an automatic resend of resendOfId. */
+  autoResend: boolean;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -26,8 +30,8 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
   await db.query({
     name: 'insert-batch-messages',
     text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
-       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority)
-     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14
+       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend)
+     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16
      FROM unnest($1::text[], $2::text[]) AS t(id, to_number)`,
     values: [
       recipients.map((r) => r.id),
@@ -44,6 +48,8 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       f.createdAt,
       f.expiresAt,
       f.priority,
+      f.autoResendsLeft,
+      f.autoResend,
     ],
   });
 }
