@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { Text } from '../http/schema-kit.js';
 
 /**
@@ -48,6 +49,13 @@ export function carriersProblem(carriers: Carrier[]): string | null {
     }
   }
   return null;
+}
+
+/** What is wrong with a carriers table given outside HTTP (the CLI), naming the field; null when it is valid. */
+export function carriersInputProblem(value: unknown): string | null {
+  const first = Value.Errors(CarriersSchema, value).First();
+  if (first) return `carriers${first.path.replaceAll(/\/(\d+)/g, '[$1]').replaceAll('/', '.')}: ${first.message}`;
+  return carriersProblem(value as Carrier[]);
 }
 
 /** The carrier a SIM is on, from the carrierName its heartbeat reported; null when none matches. */

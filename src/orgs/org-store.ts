@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
+import type { Carrier } from './carriers.js';
 
 export interface Organization {
   id: string;
@@ -8,12 +9,14 @@ export interface Organization {
   dailyLimit: number;
   retentionDays: number;
   aiConsent: boolean;
+  /** Its own networks for carrier-aware routing; null: never set, the default (carriers.ts) applies. */
+  carriers: Carrier[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const COLUMNS = `id, name, default_country AS "defaultCountry", daily_limit AS "dailyLimit",
-  retention_days AS "retentionDays", ai_consent AS "aiConsent", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  retention_days AS "retentionDays", ai_consent AS "aiConsent", carriers, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export interface OrganizationSettings {
   name?: string;
@@ -21,13 +24,15 @@ export interface OrganizationSettings {
   dailyLimit?: number;
   retentionDays?: number;
   aiConsent?: boolean;
+  /** null: back to the default table. */
+  carriers?: Carrier[] | null;
 }
 
 export async function insertOrganization(db: Queryable, s: OrganizationSettings & { name: string }): Promise<Organization> {
   const { rows } = await db.query(
-    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent)
-     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false)) RETURNING ${COLUMNS}`,
-    [newId('organization'), s.name, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null],
+    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent, carriers)
+     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false), $7::jsonb) RETURNING ${COLUMNS}`,
+    [newId('organization'), s.name, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null, s.carriers ? JSON.stringify(s.carriers) : null],
   );
   return rows[0] as Organization;
 }
@@ -45,9 +50,9 @@ export async function updateOrganization(db: Queryable, id: string, s: Organizat
   const { rows } = await db.query(
     `UPDATE organizations SET name = COALESCE($2, name), default_country = COALESCE($3, default_country),
        daily_limit = COALESCE($4, daily_limit), retention_days = COALESCE($5, retention_days),
-       ai_consent = COALESCE($6, ai_consent), updated_at = now()
+       ai_consent = COALESCE($6, ai_consent), carriers = CASE WHEN $7 THEN $8::jsonb ELSE carriers END, updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, s.name ?? null, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null],
+    [id, s.name ?? null, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null, s.carriers !== undefined, s.carriers ? JSON.stringify(s.carriers) : null],
   );
   return rows[0] as Organization | undefined;
 }

@@ -3,9 +3,11 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Int, Text } from '../http/schema-kit.js';
+import { Int, Nullable, Text } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { findOrganization, updateOrganization, type Organization } from './org-store.js';
+import { CarriersSchema, carriersOf, carriersProblem } from './carriers.js';
+import { syncOrgDeviceStates } from '../devices/device-state.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -15,6 +17,8 @@ const UpdateOrganizationBody = Type.Object(
     dailyLimit: Type.Optional(Int('integer', { minimum: 1, maximum: 100_000 })),
     retentionDays: Type.Optional(Int('integer', { minimum: 1, maximum: 3650 })),
     aiConsent: Type.Optional(Type.Boolean()),
+    /** The networks for carrier-aware routing; null: back to the default (Madagascar's). */
+    carriers: Type.Optional(Nullable(CarriersSchema)),
   },
   { additionalProperties: false },
 );
@@ -26,6 +30,8 @@ const settingsView = (o: Organization) => ({
   dailyLimit: o.dailyLimit,
   retentionDays: o.retentionDays,
   aiConsent: o.aiConsent,
+  carriers: carriersOf(o.carriers),
+  carriersAreDefault: o.carriers === null,
   updatedAt: o.updatedAt,
 });
 
@@ -49,16 +55,20 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       auth: { role: 'owner' },
       body: UpdateOrganizationBody,
       clientAddress: true,
-      summary: 'Change the default country, daily limit, retention of received SMS or AI consent',
+      summary: 'Change the default country, daily limit, retention of received SMS, AI consent or carriers',
       handler: async (req) => {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
           throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
         }
+        const carriersWrong = req.body.carriers ? carriersProblem(req.body.carriers) : null;
+        if (carriersWrong) throw errors.invalid(carriersWrong);
         const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;
         });
         if (!org) throw errors.notFound('organization');
+        // The phones' dispatch states hold the prefix table and their SIMs' networks.
+        if (req.body.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'organization.updated', target: org.id, detail: { ...req.body } });
         return { status: 200, body: settingsView(org) };
       },

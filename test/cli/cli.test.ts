@@ -65,6 +65,14 @@ describe('hafatra org', () => {
     expect(updated).toMatchObject({ id: created.id, dailyLimit: 100000, defaultCountry: 'MG', retentionDays: 7 });
   });
 
+  it("sets an organization's carriers from JSON, and back to the default", async () => {
+    const name = uniqueName('carriers');
+    await json('org', 'create', '--name', name);
+    const own = [{ name: 'orange', prefixes: ['+26132'], simNames: ['Orange'] }];
+    expect((await json('org', 'update', name, '--carriers', JSON.stringify(own))).carriers).toEqual(own);
+    expect((await json('org', 'update', name, '--carriers', 'default')).carriers).toBeNull();
+  });
+
   it('prints a readable table without --json', async () => {
     const res = await hafatra('org', 'list');
     expect(res.code).toBe(0);
@@ -77,6 +85,8 @@ describe('hafatra org', () => {
     [['org', 'create', '--name', 'x', '--daily-limit', '100001'], /--daily-limit/],
     [['org', 'create', '--name', 'x', '--country', 'MDG'], /--country/],
     [['org', 'create', '--name', 'x', '--bogus'], /bogus/],
+    [['org', 'create', '--name', 'x', '--carriers', 'orange'], /--carriers must be JSON/],
+    [['org', 'create', '--name', 'x', '--carriers', '[{"name":"orange","prefixes":["032"],"simNames":["orange"]}]'], /--carriers: carriers\[0\]\.prefixes\[0\]: must be an E\.164 prefix/],
     [['org', 'update'], /name the organization/],
     [['org', 'update', 'no-such-org-here'], /no organization/],
     [['key', 'create', '--scopes', 'messages:write'], /--scopes/],

@@ -1,5 +1,7 @@
 import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
 import { findOrganization, insertOrganization, listOrganizations, updateOrganization, type OrganizationSettings } from '../../orgs/org-store.js';
+import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
+import { syncOrgDeviceStates } from '../../devices/device-state.js';
 
 const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'createdAt'];
 const settingOptions = {
@@ -8,7 +10,24 @@ const settingOptions = {
   'daily-limit': { type: 'string' },
   'retention-days': { type: 'string' },
   'ai-consent': { type: 'string' },
+  carriers: { type: 'string' },
 } as const;
+
+/** --carriers: a JSON list of {name, prefixes, simNames}, or `default` for the shipped table (Madagascar's). */
+function carriersFrom(args: CommandArgs): Carrier[] | null | undefined {
+  const raw = args.values.carriers;
+  if (typeof raw !== 'string') return undefined;
+  if (raw === 'default') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new UsageError('--carriers must be JSON, e.g. \'[{"name":"orange","prefixes":["+26132"],"simNames":["orange"]}]\', or default');
+  }
+  const problem = carriersInputProblem(parsed);
+  if (problem) throw new UsageError(`--carriers: ${problem}`);
+  return parsed as Carrier[];
+}
 
 function settingsFrom(args: CommandArgs): OrganizationSettings {
   const country = args.values.country;
@@ -23,6 +42,7 @@ function settingsFrom(args: CommandArgs): OrganizationSettings {
     dailyLimit: optionalInt(args, 'daily-limit', 1, 100_000),
     retentionDays: optionalInt(args, 'retention-days', 1, 3650),
     aiConsent: ai === undefined ? undefined : ai === 'yes',
+    carriers: carriersFrom(args),
   };
 }
 
@@ -30,7 +50,7 @@ export const orgCommands: Command[] = [
   {
     path: ['org', 'create'],
     summary: 'Create an organization',
-    usage: 'hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--json]',
+    usage: "hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--carriers 'JSON'|default] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const name = requireString(args, 'name');
@@ -59,7 +79,7 @@ export const orgCommands: Command[] = [
   {
     path: ['org', 'update'],
     summary: "Change an organization's settings",
-    usage: 'hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--json]',
+    usage: "hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--carriers 'JSON'|default] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const ref = args.positionals[0];
@@ -67,7 +87,10 @@ export const orgCommands: Command[] = [
       const ctx = await services();
       const org = await findOrganization(ctx.db, ref);
       if (!org) throw new UsageError(`no organization ${ref}`);
-      const updated = await updateOrganization(ctx.db, org.id, settingsFrom(args));
+      const settings = settingsFrom(args);
+      const updated = await updateOrganization(ctx.db, org.id, settings);
+      // The phones' dispatch states hold the prefix table and their SIMs' networks.
+      if (settings.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
       printObject(io, args.json, { ...updated! });
       return 0;
     },
