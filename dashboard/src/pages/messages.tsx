@@ -33,6 +33,15 @@ interface Device {
   name: string;
 }
 
+/** Why a claim chose its SIM (the claimed event's code: docs/decisions.md, carrier-aware routing), in words. */
+const SIM_CHOICE: Record<string, string> = {
+  sim_requested: 'the SIM the send named',
+  sim_on_net: "a SIM on the recipient's network",
+  sim_default: "the phone's default SIM",
+  on_net_sim_capped: "the default SIM: the SIM on the recipient's network reached its daily cap",
+  off_net_after_wait: "the default SIM: no phone on the recipient's network took it in time",
+};
+
 const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
 const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
 
@@ -201,6 +210,7 @@ export function MessageDetail(p: { id: string }) {
             <span class="muted">
               by {e.source}
               {e.code ? `, ${e.code}` : ''}
+              {e.code && SIM_CHOICE[e.code] ? ` (${SIM_CHOICE[e.code]})` : ''}
             </span>
           </li>
         ))}
