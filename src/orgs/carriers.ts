@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Text } from '../http/schema-kit.js';
+import { fieldName } from '../http/validation.js';
 
 /**
  * An organization's mobile networks, for carrier-aware routing: a recipient whose number starts
@@ -54,7 +55,8 @@ export function carriersProblem(carriers: Carrier[]): string | null {
 /** What is wrong with a carriers table given outside HTTP (the CLI), naming the field; null when it is valid. */
 export function carriersInputProblem(value: unknown): string | null {
   const first = Value.Errors(CarriersSchema, value).First();
-  if (first) return `carriers${first.path.replaceAll(/\/(\d+)/g, '[$1]').replaceAll('/', '.')}: ${first.message}`;
+  // The same field names as the HTTP validator's (carriers[0].prefixes[1]).
+  if (first) return `carriers${first.path === '' ? '' : fieldName(first.path, '')}: ${first.message}`;
   return carriersProblem(value as Carrier[]);
 }
 
