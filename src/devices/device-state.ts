@@ -1,4 +1,6 @@
+import type { ChainableCommander } from 'ioredis';
 import type { Infrastructure } from '../context/infrastructure.js';
+import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/carriers.js';
 
 /** Below this, a phone that is not charging takes no new job: it may die with jobs in hand. */
 export const LOW_BATTERY_PERCENT = 15;
@@ -21,10 +23,12 @@ export function isResting(c: PhoneCondition): boolean {
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays
- * the truth: whoever changes these columns calls syncDeviceState afterwards, and a claim that
- * finds no state in Redis (after a flush) loads it from here first.
+ * the truth: whoever changes these columns (or the phone's SIMs, or the organization's carriers)
+ * calls syncDeviceState afterwards, and a claim that finds no state in Redis (after a flush)
+ * loads it from here first.
  */
 export interface DeviceDispatchState extends PhoneCondition {
+  id: string;
   orgId: string;
   revoked: boolean;
   outboundEnabled: boolean;
@@ -32,23 +36,49 @@ export interface DeviceDispatchState extends PhoneCondition {
   pacingPerMinute: number | null;
   simDailyCap: number | null;
   defaultSimSubscriptionId: number | null;
+  /** The SIMs the phone reports now, by subscription id, with the carrierName each last gave. */
+  sims: { subscriptionId: number; carrierName: string | null }[];
+  /** The organization's carriers column: null when it never set it. */
+  carriers: Carrier[] | null;
 }
 
+const SELECT_STATE = `SELECT d.id, d.org_id AS "orgId", d.revoked_at IS NOT NULL AS revoked, d.outbound_enabled AS "outboundEnabled", d.draining,
+    d.pacing_per_minute AS "pacingPerMinute", d.sim_daily_cap AS "simDailyCap", d.default_sim_subscription_id AS "defaultSimSubscriptionId",
+    d.battery_percent AS "batteryPercent", d.battery_charging AS "batteryCharging", d.network_type AS "networkType", o.carriers,
+    COALESCE((SELECT json_agg(json_build_object('subscriptionId', s.subscription_id, 'carrierName', s.carrier_name) ORDER BY s.subscription_id)
+      FROM device_sims s WHERE s.device_id = d.id AND s.removed_at IS NULL), '[]') AS sims
+  FROM devices d JOIN organizations o ON o.id = d.org_id`;
+
 export async function loadDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
-  const { rows } = await ctx.db.query(
-    `SELECT org_id AS "orgId", revoked_at IS NOT NULL AS revoked, outbound_enabled AS "outboundEnabled", draining,
-       pacing_per_minute AS "pacingPerMinute", sim_daily_cap AS "simDailyCap", default_sim_subscription_id AS "defaultSimSubscriptionId",
-       battery_percent AS "batteryPercent", battery_charging AS "batteryCharging", network_type AS "networkType"
-     FROM devices WHERE id = $1`,
-    [deviceId],
-  );
+  const { rows } = await ctx.db.query(`${SELECT_STATE} WHERE d.id = $1`, [deviceId]);
   return rows[0] as DeviceDispatchState | undefined;
 }
 
-export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
-  const s = await loadDeviceState(ctx, deviceId);
-  if (!s) return undefined;
-  await ctx.redis.hset(ctx.keys.org(s.orgId).deviceState(deviceId), {
+/** A phone that may claim now: the only ones an off-net message waits for. */
+const sending = (s: DeviceDispatchState): boolean => !s.revoked && s.outboundEnabled && !s.draining && !isResting(s);
+
+/**
+ * The phone's SIMs on a known carrier, as the claim script reads them (`3=orange,5=telma`): the
+ * default SIM first, so that of two SIMs on one network the default is used.
+ */
+function simNets(s: DeviceDispatchState, carriers: readonly Carrier[]): { sim: number; net: string }[] {
+  const sims = [...s.sims].sort((a, b) => Number(b.subscriptionId === s.defaultSimSubscriptionId) - Number(a.subscriptionId === s.defaultSimSubscriptionId));
+  return sims.flatMap((sim) => {
+    const net = simCarrier(carriers, sim.carrierName);
+    return net === null ? [] : [{ sim: sim.subscriptionId, net }];
+  });
+}
+
+/**
+ * Queues the writes of one phone's state: its hash, and its entries in the organization's
+ * netPhones set (`<carrier>|<deviceId>` for each network it has a SIM on, while it is sending),
+ * which tells the claim script whether an off-net message should wait for another phone.
+ */
+function writeState(ctx: Infrastructure, tx: ChainableCommander, s: DeviceDispatchState): void {
+  const k = ctx.keys.org(s.orgId);
+  const carriers = carriersOf(s.carriers);
+  const nets = simNets(s, carriers);
+  tx.hset(k.deviceState(s.id), {
     revoked: s.revoked ? 1 : 0,
     outbound: s.outboundEnabled ? 1 : 0,
     draining: s.draining ? 1 : 0,
@@ -56,6 +86,31 @@ export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Pr
     simCap: s.simDailyCap ?? 0,
     defaultSim: s.defaultSimSubscriptionId ?? -1,
     resting: isResting(s) ? 1 : 0,
+    nets: nets.map((n) => `${n.sim}=${n.net}`).join(','),
+    prefixes: encodePrefixes(carriers),
   });
+  if (carriers.length > 0) tx.zrem(k.netPhones(), ...carriers.map((c) => `${c.name}|${s.id}`));
+  const on = [...new Set(nets.map((n) => n.net))];
+  if (sending(s) && on.length > 0) tx.zadd(k.netPhones(), ...on.flatMap((net) => [0, `${net}|${s.id}`]));
+}
+
+export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
+  const s = await loadDeviceState(ctx, deviceId);
+  if (!s) return undefined;
+  const tx = ctx.redis.multi();
+  writeState(ctx, tx, s);
+  await tx.exec();
   return s;
+}
+
+/**
+ * After the organization's carriers changed: every phone's state anew, and the netPhones set
+ * rebuilt whole (a carrier no longer listed leaves no entry behind), in one transaction.
+ */
+export async function syncOrgDeviceStates(ctx: Infrastructure, orgId: string): Promise<void> {
+  const { rows } = await ctx.db.query(`${SELECT_STATE} WHERE d.org_id = $1 AND d.revoked_at IS NULL`, [orgId]);
+  const tx = ctx.redis.multi();
+  tx.del(ctx.keys.org(orgId).netPhones());
+  for (const s of rows as DeviceDispatchState[]) writeState(ctx, tx, s);
+  await tx.exec();
 }

@@ -9,14 +9,15 @@ import { inboundCapability, type InboundCapability } from './inbound-capability.
 import { syncSims } from './sims.js';
 import { trustedTime, type ClockSkewWarning } from '../dispatch/clock.js';
 import type { Heartbeat } from './schemas.js';
-import { isResting, type PhoneCondition } from './device-state.js';
+import { isResting, syncDeviceState, type PhoneCondition } from './device-state.js';
 
 /**
  * Mirrors the phone's condition into its dispatch state, and wakes it when it may take jobs again.
  * A state hash Redis lost gets only this field; the claim script then finds it incomplete and
- * loads the whole state from Postgres.
+ * loads the whole state from Postgres. Answers whether it changed: whether the phone is sending
+ * decides whether off-net messages wait for it (device-state.ts netPhones).
  */
-async function updateResting(ctx: AppContext, principal: DevicePrincipal, resting: boolean): Promise<void> {
+async function updateResting(ctx: AppContext, principal: DevicePrincipal, resting: boolean): Promise<boolean> {
   const key = ctx.keys.org(principal.orgId).deviceState(principal.deviceId);
   const [[, was]] = (await ctx.redis
     .multi()
@@ -24,6 +25,7 @@ async function updateResting(ctx: AppContext, principal: DevicePrincipal, restin
     .hset(key, 'resting', resting ? 1 : 0)
     .exec()) as [[unknown, string | null]];
   if (was === '1' && !resting) await ctx.dispatch.signalWork([{ orgId: principal.orgId, requestedDeviceId: principal.deviceId }]);
+  return was !== (resting ? '1' : '0');
 }
 
 export interface HeartbeatResult {
@@ -50,11 +52,13 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
       [principal.deviceId, ...set.values],
     );
     if (rows.length === 0) return undefined;
-    if (hb.sims !== undefined) await syncSims(tx, principal.deviceId, hb.sims);
-    return rows[0] as Parameters<typeof inboundCapability>[0] & PhoneCondition;
+    const simsChanged = hb.sims !== undefined && (await syncSims(tx, principal.deviceId, hb.sims));
+    return { ...(rows[0] as Parameters<typeof inboundCapability>[0] & PhoneCondition), simsChanged };
   });
   if (!row) throw deviceUnauthorized();
-  if (hb.battery !== undefined || hb.networkType !== undefined) await updateResting(ctx, principal, isResting(row));
+  const restingChanged = (hb.battery !== undefined || hb.networkType !== undefined) && (await updateResting(ctx, principal, isResting(row)));
+  // Which SIM is on which network, and which phones are sending, steer the claim script's choice.
+  if (row.simsChanged || restingChanged) await syncDeviceState(ctx, principal.deviceId);
   return {
     serverTime: new Date(now).toISOString(),
     inbound: inboundCapability(row, ctx.config.inboundFreshnessSeconds, now),

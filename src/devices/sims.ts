@@ -27,12 +27,16 @@ function stored(s: ReportedSim, field: OptionalField): unknown {
  * for what it leaves out. Cards no longer listed get removedAt now. A card listed twice counts
  * once (the first listing wins). The heartbeat's transaction holds the device row, so two
  * heartbeats of one phone never interleave here.
+ *
+ * Answers whether the cards in use or their carrier names changed: the phone's dispatch state
+ * (which SIM is on which network) must then be synced.
  */
-export async function syncSims(tx: Queryable, deviceId: string, reported: ReportedSim[]): Promise<void> {
+export async function syncSims(tx: Queryable, deviceId: string, reported: ReportedSim[]): Promise<boolean> {
   const first = new Map<number, ReportedSim>();
   for (const s of reported) if (!first.has(s.subscriptionId)) first.set(s.subscriptionId, s);
   const sims = [...first.values()];
   const ids = sims.map((s) => s.subscriptionId);
+  const before = await carriersInUse(tx, deviceId);
   if (sims.length > 0) {
     // $2: ids; per field, its values and whether each card gave it.
     const params: unknown[] = [deviceId, ids];
@@ -60,4 +64,11 @@ export async function syncSims(tx: Queryable, deviceId: string, reported: Report
     );
   }
   await tx.query(`UPDATE device_sims SET removed_at = now() WHERE device_id = $1 AND removed_at IS NULL AND NOT (subscription_id = ANY($2::int[]))`, [deviceId, ids]);
+  return sims.length !== before.size || sims.some((s) => !before.has(s.subscriptionId) || (s.carrierName !== undefined && s.carrierName !== before.get(s.subscriptionId)));
+}
+
+/** The cards in use and their carrier names, before a heartbeat changes them. */
+async function carriersInUse(tx: Queryable, deviceId: string): Promise<Map<number, string | null>> {
+  const { rows } = await tx.query('SELECT subscription_id AS id, carrier_name AS name FROM device_sims WHERE device_id = $1 AND removed_at IS NULL', [deviceId]);
+  return new Map((rows as { id: number; name: string | null }[]).map((r) => [r.id, r.name]));
 }

@@ -1,10 +1,12 @@
 import type { Infrastructure } from '../context/infrastructure.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
+import type { SimChoice } from '../redis/scripts/claim-jobs.js';
 
 export interface ClaimWrite {
   deviceId: string;
-  picked: { id: string; sim: number }[];
+  /** why: the claim event's code, so the message's timeline tells why this SIM. */
+  picked: { id: string; sim: number; why: SimChoice }[];
 }
 
 /** The ids Postgres let this phone have, or null when the phone is revoked. */
@@ -31,6 +33,7 @@ async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<C
       to: 'claimed' as const,
       at,
       source: 'device' as const,
+      code: p.why,
       deviceId: w.deviceId,
       simSubscriptionId: p.sim >= 0 ? p.sim : null,
     })),

@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../context/infrastructure.js';
-import { claimJobs as claimFromQueues } from '../redis/scripts/claim-jobs.js';
+import { claimJobs as claimFromQueues, type ClaimJobsArgs, type ClaimJobsKeys } from '../redis/scripts/claim-jobs.js';
 import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
@@ -34,34 +34,40 @@ interface DispatchMeta {
 
 export const MAX_CLAIM = 100;
 
+/** The claim script's keys and arguments for one phone's claim of up to `max` messages at `now`. */
+export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; deviceId: string }, max: number, now: number): [ClaimJobsKeys, ClaimJobsArgs] {
+  const k = ctx.keys.org(device.orgId);
+  return [
+    {
+      deviceQueue: k.deviceQueue(device.deviceId),
+      orgQueue: k.orgQueue(),
+      queueMeta: k.queueMeta(),
+      deviceState: k.deviceState(device.deviceId),
+      claiming: k.claiming(),
+      netPhones: k.netPhones(),
+    },
+    {
+      deviceId: device.deviceId,
+      max: Math.min(Math.max(1, max), MAX_CLAIM),
+      now,
+      pacingPrefix: k.pacingPrefix(device.deviceId),
+      utcDay: utcDay(new Date(now)),
+      urgentScore: now - HIGH_PRIORITY_LEAD_MS,
+      offNetWaitMs: ctx.config.offNetWaitSeconds * 1000,
+    },
+  ];
+}
+
 /**
- * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-5.lua), Postgres
+ * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-6.lua), Postgres
  * records the claim with a conditional update (a message cancelled or expired in between is
  * dropped there), then the claim is confirmed in Redis while the jobs go out. Should this process
  * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.
  */
 export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
   const k = ctx.keys.org(device.orgId);
-  const now = ctx.clock.now();
-  const run = () =>
-    claimFromQueues(
-      ctx.redis,
-      {
-        deviceQueue: k.deviceQueue(device.deviceId),
-        orgQueue: k.orgQueue(),
-        queueMeta: k.queueMeta(),
-        deviceState: k.deviceState(device.deviceId),
-        claiming: k.claiming(),
-      },
-      {
-        deviceId: device.deviceId,
-        max: Math.min(Math.max(1, max), MAX_CLAIM),
-        now,
-        pacingPrefix: k.pacingPrefix(device.deviceId),
-        utcDay: utcDay(new Date(now)),
-        urgentScore: now - HIGH_PRIORITY_LEAD_MS,
-      },
-    );
+  const [keys, args] = claimScriptInput(ctx, device, max, ctx.clock.now());
+  const run = () => claimFromQueues(ctx.redis, keys, args);
   let result = await run();
   if (result.kind === 'deviceStateMissing') {
     await syncDeviceState(ctx, device.deviceId);
@@ -73,9 +79,9 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
   if (result.kind === 'notSending' || result.kind === 'resting' || result.kind === 'deviceStateMissing') return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
   if (result.kind === 'paced' || result.claimed.length === 0) return { jobs: [], retryAfterMs: result.retryAfterMs };
   const { retryAfterMs } = result;
-  const picked = result.claimed.map((c) => ({ id: c.id, meta: JSON.parse(c.meta) as DispatchMeta, sim: c.sim }));
+  const picked = result.claimed.map((c) => ({ id: c.id, meta: JSON.parse(c.meta) as DispatchMeta, sim: c.sim, why: c.why }));
 
-  const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim })) });
+  const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim, why: p.why })) });
   if (won === null) {
     await returnToQueues(
       ctx,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
+import type { Carrier } from './carriers.js';
 
 export interface Organization {
   id: string;
@@ -12,13 +13,15 @@ export interface Organization {
   autoResendAttempts: number;
   /** The failure codes resent automatically; null: the shipped list (DEFAULT_RESEND_CODES). */
   autoResendCodes: string[] | null;
+  /** Its own networks for carrier-aware routing; null: never set, the default (carriers.ts) applies. */
+  carriers: Carrier[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const COLUMNS = `id, name, default_country AS "defaultCountry", daily_limit AS "dailyLimit",
   retention_days AS "retentionDays", ai_consent AS "aiConsent", auto_resend_attempts AS "autoResendAttempts",
-  auto_resend_codes AS "autoResendCodes", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  auto_resend_codes AS "autoResendCodes", carriers, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export interface OrganizationSettings {
   name?: string;
@@ -28,13 +31,25 @@ export interface OrganizationSettings {
   aiConsent?: boolean;
   /** `failureCodes: null` restores the shipped list; left out, the list stays as it is. */
   autoResend?: { attempts?: number; failureCodes?: string[] | null };
+  /** null: back to the default table. */
+  carriers?: Carrier[] | null;
 }
 
 export async function insertOrganization(db: Queryable, s: OrganizationSettings & { name: string }): Promise<Organization> {
   const { rows } = await db.query(
-    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent, auto_resend_attempts, auto_resend_codes)
-     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false), COALESCE($7, 0), $8) RETURNING ${COLUMNS}`,
-    [newId('organization'), s.name, s.defaultCountry ?? null, s.dailyLimit ?? null, s.retentionDays ?? null, s.aiConsent ?? null, s.autoResend?.attempts ?? null, s.autoResend?.failureCodes ?? null],
+    `INSERT INTO organizations (id, name, default_country, daily_limit, retention_days, ai_consent, auto_resend_attempts, auto_resend_codes, carriers)
+     VALUES ($1, $2, COALESCE($3, 'MG'), COALESCE($4, 1000), COALESCE($5, 30), COALESCE($6, false), COALESCE($7, 0), $8, $9::jsonb) RETURNING ${COLUMNS}`,
+    [
+      newId('organization'),
+      s.name,
+      s.defaultCountry ?? null,
+      s.dailyLimit ?? null,
+      s.retentionDays ?? null,
+      s.aiConsent ?? null,
+      s.autoResend?.attempts ?? null,
+      s.autoResend?.failureCodes ?? null,
+      s.carriers ? JSON.stringify(s.carriers) : null,
+    ],
   );
   return rows[0] as Organization;
 }
@@ -53,7 +68,8 @@ export async function updateOrganization(db: Queryable, id: string, s: Organizat
     `UPDATE organizations SET name = COALESCE($2, name), default_country = COALESCE($3, default_country),
        daily_limit = COALESCE($4, daily_limit), retention_days = COALESCE($5, retention_days),
        ai_consent = COALESCE($6, ai_consent), auto_resend_attempts = COALESCE($7, auto_resend_attempts),
-       auto_resend_codes = CASE WHEN $8 THEN $9::text[] ELSE auto_resend_codes END, updated_at = now()
+       auto_resend_codes = CASE WHEN $8 THEN $9::text[] ELSE auto_resend_codes END,
+       carriers = CASE WHEN $10 THEN $11::jsonb ELSE carriers END, updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [
       id,
@@ -65,6 +81,8 @@ export async function updateOrganization(db: Queryable, id: string, s: Organizat
       s.autoResend?.attempts ?? null,
       s.autoResend?.failureCodes !== undefined,
       s.autoResend?.failureCodes ?? null,
+      s.carriers !== undefined,
+      s.carriers ? JSON.stringify(s.carriers) : null,
     ],
   );
   return rows[0] as Organization | undefined;

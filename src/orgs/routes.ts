@@ -3,10 +3,12 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Int, Text } from '../http/schema-kit.js';
+import { Int, Nullable, Text } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { findOrganization, updateOrganization, type Organization } from './org-store.js';
 import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../messages/auto-resend/policy.js';
+import { CarriersSchema, carriersOf, carriersProblem } from './carriers.js';
+import { syncOrgDeviceStates } from '../devices/device-state.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -18,6 +20,8 @@ const UpdateOrganizationBody = Type.Object(
     aiConsent: Type.Optional(Type.Boolean()),
     /** Beyond the spec (docs/decisions.md, "Automatic resend"). */
     autoResend: Type.Optional(AutoResendSetting),
+    /** The networks for carrier-aware routing; null: back to the default (Madagascar's). */
+    carriers: Type.Optional(Nullable(CarriersSchema)),
   },
   { additionalProperties: false },
 );
@@ -30,6 +34,8 @@ const settingsView = (o: Organization) => ({
   retentionDays: o.retentionDays,
   aiConsent: o.aiConsent,
   autoResend: { attempts: o.autoResendAttempts, failureCodes: o.autoResendCodes ?? DEFAULT_RESEND_CODES },
+  carriers: carriersOf(o.carriers),
+  carriersAreDefault: o.carriers === null,
   updatedAt: o.updatedAt,
 });
 
@@ -53,18 +59,22 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       auth: { role: 'owner' },
       body: UpdateOrganizationBody,
       clientAddress: true,
-      summary: 'Change the default country, daily limit, retention of received SMS, AI consent or automatic resend',
+      summary: 'Change the default country, daily limit, retention of received SMS, AI consent, automatic resend or carriers',
       handler: async (req) => {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
           throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
         }
         const never = neverResentCode(req.body.autoResend?.failureCodes);
         if (never) throw errors.invalid(`autoResend.failureCodes: ${never} is never resent (a resend could only fail the same way, or send what must not be sent)`);
+        const carriersWrong = req.body.carriers ? carriersProblem(req.body.carriers) : null;
+        if (carriersWrong) throw errors.invalid(carriersWrong);
         const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;
         });
         if (!org) throw errors.notFound('organization');
+        // The phones' dispatch states hold the prefix table and their SIMs' networks.
+        if (req.body.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'organization.updated', target: org.id, detail: { ...req.body } });
         return { status: 200, body: settingsView(org) };
       },

@@ -254,6 +254,18 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await shot(page, 'audit');
     await go(page, 'Settings');
     await shot(page, 'settings');
+    // The organization's own networks, then Madagascar's again.
+    const networks = page.getByLabel('Networks');
+    await networks.fill('orange: +26132 (SIM: Orange)\nfree: +22176 (SIM: free, free sn)');
+    await page.getByRole('button', { name: 'Save networks' }).click();
+    // Saved: the page offers the defaults back, and shows the table as the server keeps it.
+    await page.getByRole('button', { name: 'Restore the defaults' }).waitFor();
+    expect(await networks.inputValue()).toBe('orange: +26132 (SIM: Orange)\nfree: +22176 (SIM: free, free sn)');
+    await networks.fill('orange: 032 (SIM: orange)');
+    await page.getByRole('button', { name: 'Save networks' }).click();
+    await expect.poll(() => page.getByText('carriers[0].prefixes[0]', { exact: false }).count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Restore the defaults' }).click();
+    await expect.poll(() => networks.inputValue()).toBe('orange: +26132 +26137 (SIM: orange)\nairtel: +26133 (SIM: airtel)\ntelma: +26134 +26138 (SIM: telma, yas)');
     // The overview again, with the day's messages on it.
     await go(page, 'Overview');
     await expect.poll(() => page.getByTestId('today-total').textContent()).not.toBe('0');

@@ -68,6 +68,14 @@ describe('hafatra org', () => {
     expect(await json('org', 'update', name, '--auto-resend-codes', 'default')).toMatchObject({ autoResendAttempts: 2, autoResendCodes: null });
   });
 
+  it("sets an organization's carriers from JSON, and back to the default", async () => {
+    const name = uniqueName('carriers');
+    await json('org', 'create', '--name', name);
+    const own = [{ name: 'orange', prefixes: ['+26132'], simNames: ['Orange'] }];
+    expect((await json('org', 'update', name, '--carriers', JSON.stringify(own))).carriers).toEqual(own);
+    expect((await json('org', 'update', name, '--carriers', 'default')).carriers).toBeNull();
+  });
+
   it('prints a readable table without --json', async () => {
     const res = await hafatra('org', 'list');
     expect(res.code).toBe(0);
@@ -83,6 +91,8 @@ describe('hafatra org', () => {
     [['org', 'create', '--name', 'x', '--auto-resend', '6'], /--auto-resend must be an integer from 0 to 5/],
     [['org', 'create', '--name', 'x', '--auto-resend-codes', 'No Service'], /--auto-resend-codes must be failure codes/],
     [['org', 'create', '--name', 'x', '--auto-resend-codes', 'no_service,opted_out'], /--auto-resend-codes: opted_out is never resent/],
+    [['org', 'create', '--name', 'x', '--carriers', 'orange'], /--carriers must be JSON/],
+    [['org', 'create', '--name', 'x', '--carriers', '[{"name":"orange","prefixes":["032"],"simNames":["orange"]}]'], /--carriers: carriers\[0\]\.prefixes\[0\]: must be an E\.164 prefix/],
     [['org', 'update'], /name the organization/],
     [['org', 'update', 'no-such-org-here'], /no organization/],
     [['key', 'create', '--scopes', 'messages:write'], /--scopes/],

@@ -83,6 +83,34 @@ describe('organization settings', () => {
     await app.request('PATCH', '/dashboard/v1/organization', { headers: owner.headers, body: { dailyLimit: 1000 } });
     expect(await auditActions()).toContain(`organization.updated ${orgId}`);
   });
+
+  it("carriers: Madagascar's networks until an owner sets them; a bad prefix or a prefix on two networks is a 400 naming the field", async () => {
+    const read = await app.request('GET', '/dashboard/v1/organization', { headers: viewer.headers });
+    expect(read.body).toMatchObject({ carriersAreDefault: true });
+    expect(read.body.carriers.map((c: { name: string; prefixes: string[] }) => `${c.name} ${c.prefixes.join(' ')}`)).toEqual(['orange +26132 +26137', 'airtel +26133', 'telma +26134 +26138']);
+
+    const patch = (carriers: unknown, headers = owner.headers) => app.request('PATCH', '/dashboard/v1/organization', { headers, body: { carriers } });
+    const badPrefix = await patch([{ name: 'orange', prefixes: ['032'], simNames: ['orange'] }]);
+    expect(badPrefix.status).toBe(400);
+    expect(badPrefix.body.error.message).toMatch(/carriers.*0.*prefixes.*0.*E\.164 prefix/);
+    const twice = await patch([
+      { name: 'orange', prefixes: ['+26132'], simNames: ['orange'] },
+      { name: 'airtel', prefixes: ['+26133', '+26132'], simNames: ['airtel'] },
+    ]);
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.message).toBe("carriers[1].prefixes[1]: +26132 is already orange's");
+    expect((await patch([{ name: 'Orange MG', prefixes: ['+26132'], simNames: ['orange'] }])).body.error.message).toMatch(/carriers.*0.*name/);
+    expect((await patch(Array.from({ length: 17 }, (_, i) => ({ name: `c${i}`, prefixes: [`+2613${i}`], simNames: ['x'] })))).status).toBe(400);
+    expect((await patch([], admin.headers)).status).toBe(403);
+
+    const own = [{ name: 'orange', prefixes: ['+26132'], simNames: ['orange'] }];
+    expect((await patch(own)).body).toMatchObject({ carriers: own, carriersAreDefault: false });
+    // Another organization still has the default table.
+    const other = await app.createOrg();
+    const theirs = await app.ctx.db.query('SELECT carriers FROM organizations WHERE id = $1', [other.org.id]);
+    expect(theirs.rows[0].carriers).toBeNull();
+    expect((await patch(null)).body).toMatchObject({ carriersAreDefault: true });
+  });
 });
 
 describe('messages by members', () => {

@@ -78,7 +78,7 @@ describe('claim timeout', () => {
     for (const id of ids.slice(1)) {
       expect(await messageRow(id)).toEqual({ status: 'queued', deviceId: null, sim: null });
       expect((await timeline(id)).map((e) => [e.to, e.code, e.deviceId])).toEqual([
-        ['claimed', null, slow],
+        ['claimed', 'sim_default', slow],
         ['queued', 'claim_timeout', slow],
       ]);
     }

@@ -9,15 +9,22 @@ const NOW = 1_800_000_000_000;
 const HOUR = NOW + 3_600_000;
 const meta = (to: string, seg = 1, exp = NOW + 60_000, sim: number | null = null) => JSON.stringify({ to, body: 'x', seg, sim, dev: null, exp });
 
-function claim(s: string, max: number, now = NOW): Promise<ClaimJobsResult> {
+function claim(s: string, max: number, now = NOW, offNetWaitMs = 20_000): Promise<ClaimJobsResult> {
   return claimJobs(
     redis,
-    { deviceQueue: key(`dq${s}`), orgQueue: key(`q${s}`), queueMeta: key(`meta${s}`), deviceState: key(`state${s}`), claiming: key(`claiming${s}`) },
-    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000 },
+    {
+      deviceQueue: key(`dq${s}`),
+      orgQueue: key(`q${s}`),
+      queueMeta: key(`meta${s}`),
+      deviceState: key(`state${s}`),
+      claiming: key(`claiming${s}`),
+      netPhones: key(`net${s}`),
+    },
+    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000, offNetWaitMs },
   );
 }
 
-const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1' };
+const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '', prefixes: '' };
 
 async function queue(s: string, entries: [string, string | null][], pace = 1000): Promise<void> {
   await redis.hset(key(`state${s}`), { ...SENDING, pace: String(pace) });
@@ -40,9 +47,9 @@ describe('lua/claimJobs', () => {
       kind: 'claimed',
       retryAfterMs: 0,
       claimed: [
-        { id: 'm1', meta: meta('+1'), sim: 1 },
-        { id: 'm3', meta: meta('+3'), sim: 1 },
-        { id: 'm4', meta: meta('+4'), sim: 1 },
+        { id: 'm1', meta: meta('+1'), sim: 1, why: 'sim_default' },
+        { id: 'm3', meta: meta('+3'), sim: 1, why: 'sim_default' },
+        { id: 'm4', meta: meta('+4'), sim: 1, why: 'sim_default' },
       ],
     });
     expect(await redis.zrange(key('qa'), '0', '-1')).toEqual(['m5']);
@@ -66,8 +73,8 @@ describe('lua/claimJobs', () => {
       kind: 'claimed',
       retryAfterMs: 60_000, // the window was empty: what was just claimed leaves it a minute from now
       claimed: [
-        { id: 'one', meta: meta('+2', 1), sim: 1 },
-        { id: 'small', meta: meta('+4', 1), sim: 1 },
+        { id: 'one', meta: meta('+2', 1), sim: 1, why: 'sim_default' },
+        { id: 'small', meta: meta('+4', 1), sim: 1, why: 'sim_default' },
       ],
     });
     expect(await redis.zrange(key('qb'), '0', '-1')).toEqual(['old', 'big']);
@@ -162,6 +169,11 @@ describe('lua/claimJobs', () => {
     expect(await claim('j', 5)).toEqual({ kind: 'deviceStateMissing' });
   });
 
+  it('answers deviceStateMissing for a state written before carrier routing (no prefix table), so it is loaded anew', async () => {
+    await redis.hset(key('stateold'), { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', pace: '10' });
+    expect(await claim('old', 5)).toEqual({ kind: 'deviceStateMissing' });
+  });
+
   it('answers notSending for a device with outbound disabled or draining', async () => {
     await queue('f', [['m1', meta('+1')]]);
     await redis.hset(key('statef'), 'outbound', '0');
@@ -185,5 +197,85 @@ describe('lua/claimJobs', () => {
     expect(first.kind === 'claimed' && first.retryAfterMs).toBe(0);
     const later = await claim('avoid', 5, NOW + 60_001);
     expect(later.kind === 'claimed' && later.claimed.map((c) => c.id)).toEqual(['back']);
+  });
+});
+
+describe('lua/claimJobs: carrier-aware choice of SIM', () => {
+  const PREFIXES = '+26132=orange,+26137=orange,+26133=airtel,+26134=telma,+26138=telma,+2613499=airtel';
+  const picks = (r: ClaimJobsResult) => (r.kind === 'claimed' ? r.claimed.map((c) => [c.id, c.sim, c.why]) : r);
+
+  async function phone(s: string, state: Record<string, string>, entries: [string, number, string][], queueKey = `q${s}`): Promise<void> {
+    await redis.hset(key(`state${s}`), { ...SENDING, pace: '1000', prefixes: PREFIXES, ...state });
+    for (const [id, score, json] of entries) {
+      await redis.zadd(key(queueKey), score, id);
+      await redis.hset(key(`meta${s}`), id, json);
+    }
+  }
+
+  it("sends from the SIM on the recipient's network (longest prefix wins), the named SIM when the send named one, else the default", async () => {
+    // SIM 1 Orange (the default), SIM 2 Telma; nobody has Airtel.
+    await phone('n1', { nets: '1=orange,2=telma' }, [
+      ['telma', 1, meta('+261340000001')],
+      ['orange', 2, meta('+261320000001')],
+      ['airtel', 3, meta('+261330000001')],
+      ['ported', 4, meta('+261349900001')],
+      ['named', 5, meta('+261340000002', 1, NOW + 60_000, 1)],
+      ['foreign', 6, meta('+33612345678')],
+    ]);
+    expect(picks(await claim('n1', 10))).toEqual([
+      ['telma', 2, 'sim_on_net'],
+      ['orange', 1, 'sim_on_net'],
+      ['airtel', 1, 'sim_default'],
+      ['ported', 1, 'sim_default'],
+      ['named', 1, 'sim_requested'],
+      ['foreign', 1, 'sim_default'],
+    ]);
+  });
+
+  it('falls back to the default SIM when the SIM on the network spent its daily cap', async () => {
+    await phone('n2', { nets: '1=orange,2=telma', simCap: '1' }, [
+      ['t1', 1, meta('+261340000001')],
+      ['t2', 2, meta('+261340000002')],
+      ['t3', 3, meta('+261340000003')],
+    ]);
+    // t3: both SIMs spent their day (cap 1 each): it stays, counted as paced.
+    expect(picks(await claim('n2', 10))).toEqual([
+      ['t1', 2, 'sim_on_net'],
+      ['t2', 1, 'on_net_sim_capped'],
+    ]);
+    expect(await redis.zrange(key('qn2'), '0', '-1')).toEqual(['t3']);
+  });
+
+  it('leaves an off-net message of the organization queue to a phone on its network until the wait ends, then takes it', async () => {
+    // dev_1 has only Orange; dev_2 (another sending phone) has Airtel.
+    await redis.zadd(key('netn3'), 0, 'airtel|dev_2', 0, 'orange|dev_1');
+    await phone('n3', { nets: '1=orange' }, [
+      ['airtel', NOW - 5_000, meta('+261330000001', 1, NOW + 600_000)],
+      ['telma', NOW - 5_000, meta('+261340000001', 1, NOW + 600_000)],
+      ['orange', NOW - 4_000, meta('+261320000001', 1, NOW + 600_000)],
+    ]);
+    // A message pinned to this phone has no other way out: it never waits.
+    await phone('n3', { nets: '1=orange' }, [['pinned', NOW - 5_000, meta('+261330000002', 1, NOW + 600_000)]], 'dqn3');
+    const first = await claim('n3', 10);
+    expect(picks(first)).toEqual([
+      ['pinned', 1, 'sim_default'],
+      ['telma', 1, 'sim_default'],
+      ['orange', 1, 'sim_on_net'],
+    ]);
+    // Come back when the Airtel message's 20 s are over (queued 5 s ago).
+    expect(first.kind === 'claimed' && first.retryAfterMs).toBe(15_000);
+    expect(await redis.zrange(key('qn3'), '0', '-1')).toEqual(['airtel']);
+    expect(picks(await claim('n3', 10, NOW + 14_999))).toEqual([]);
+    expect(picks(await claim('n3', 10, NOW + 15_000))).toEqual([['airtel', 1, 'off_net_after_wait']]);
+  });
+
+  it('does not wait when the only phone on the network is this one, or the wait is off', async () => {
+    await redis.zadd(key('netn4'), 0, 'airtel|dev_1');
+    await phone('n4', { nets: '1=orange' }, [['airtel', NOW, meta('+261330000001')]]);
+    expect(picks(await claim('n4', 10))).toEqual([['airtel', 1, 'sim_default']]);
+
+    await redis.zadd(key('netn5'), 0, 'airtel|dev_2');
+    await phone('n5', { nets: '1=orange' }, [['airtel', NOW, meta('+261330000001')]]);
+    expect(picks(await claim('n5', 10, NOW, 0))).toEqual([['airtel', 1, 'sim_default']]);
   });
 });

@@ -33,6 +33,19 @@ interface Device {
   name: string;
 }
 
+/** Routing codes on the timeline, in words: why a claim chose its SIM, why a job left its phone (docs/routing.md). */
+const ROUTING_CODES: Record<string, string> = {
+  claim_timeout: 'withdrawn: the phone did not start sending it in time; another phone gets it first',
+  phone_silent: 'withdrawn: the phone went silent; another phone gets it first',
+  phone_limited: "withdrawn: the phone hit Android's SMS limit; another phone gets it first",
+  auto_resend: 'an automatic resend of a failed message',
+  sim_requested: 'the SIM the send named',
+  sim_on_net: "a SIM on the recipient's network",
+  sim_default: "the phone's default SIM",
+  on_net_sim_capped: "the default SIM: the SIM on the recipient's network reached its daily cap",
+  off_net_after_wait: "the default SIM: no phone on the recipient's network took it in time",
+};
+
 const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
 const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
 
@@ -214,6 +227,7 @@ export function MessageDetail(p: { id: string }) {
             <span class="muted">
               by {e.source}
               {e.code ? `, ${e.code}` : ''}
+              {e.code && ROUTING_CODES[e.code] ? ` (${ROUTING_CODES[e.code]})` : ''}
             </span>
           </li>
         ))}

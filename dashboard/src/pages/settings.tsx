@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Field, Loading, Page, notify, useSubmit } from '../ui';
+import { Action, Field, Loading, Page, notify, useSubmit } from '../ui';
+import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
 
 interface Org {
   name: string;
@@ -10,6 +11,8 @@ interface Org {
   retentionDays: number;
   aiConsent: boolean;
   autoResend: { attempts: number; failureCodes: string[] };
+  carriers: Carrier[];
+  carriersAreDefault: boolean;
 }
 
 /** The codes as typed (commas or spaces between them); empty brings back the shipped list. */
@@ -37,6 +40,10 @@ export function Settings() {
       }),
     );
     notify.success('Settings saved.');
+  });
+  const networks = useSubmit(async (f) => {
+    setOrg(await api.patch<Org>('/dashboard/v1/organization', { carriers: parseCarriers(String(f.get('carriers'))) }));
+    notify.success('Networks saved.');
   });
   if (!org)
     return (
@@ -76,6 +83,30 @@ export function Settings() {
             <button class="primary" type="submit" disabled={busy}>
               Save
             </button>
+          )}
+        </fieldset>
+      </form>
+      <form class="card" onSubmit={networks.onSubmit} key={formatCarriers(org.carriers)}>
+        <h2>Mobile networks</h2>
+        <p class="muted">
+          A message goes out from a SIM on the recipient's network when a phone has one (on-net SMS cost less). A recipient is on a network when their number starts with one of its prefixes; a SIM is,
+          when the carrier name its phone reports contains one of its SIM names.{org.carriersAreDefault && " These are the defaults (Madagascar's networks)."}
+        </p>
+        <fieldset disabled={ro}>
+          <Field label="Networks" hint="One a line: name: +26132 +26137 (SIM: orange). Leave empty to route without networks.">
+            {(id) => <textarea id={id} name="carriers" rows={Math.max(3, org.carriers.length + 1)} defaultValue={formatCarriers(org.carriers)} />}
+          </Field>
+          {!ro && (
+            <div class="actions">
+              <button class="primary" type="submit" disabled={networks.busy}>
+                Save networks
+              </button>
+              {!org.carriersAreDefault && (
+                <Action run={async () => setOrg(await api.patch<Org>('/dashboard/v1/organization', { carriers: null }))} done="Default networks restored.">
+                  Restore the defaults
+                </Action>
+              )}
+            </div>
           )}
         </fieldset>
       </form>

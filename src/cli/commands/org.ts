@@ -1,6 +1,8 @@
 import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
 import { findOrganization, insertOrganization, listOrganizations, updateOrganization, type OrganizationSettings } from '../../orgs/org-store.js';
 import { MAX_AUTO_RESENDS, neverResentCode } from '../../messages/auto-resend/policy.js';
+import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
+import { syncOrgDeviceStates } from '../../devices/device-state.js';
 
 const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'autoResendAttempts', 'createdAt'];
 const settingOptions = {
@@ -11,6 +13,7 @@ const settingOptions = {
   'ai-consent': { type: 'string' },
   'auto-resend': { type: 'string' },
   'auto-resend-codes': { type: 'string' },
+  carriers: { type: 'string' },
 } as const;
 
 /** `--auto-resend-codes no_service,radio_off`, or `default` for the shipped list. */
@@ -27,6 +30,22 @@ function resendCodesFrom(args: CommandArgs): string[] | null | undefined {
   return [...new Set(codes)];
 }
 
+/** --carriers: a JSON list of {name, prefixes, simNames}, or `default` for the shipped table (Madagascar's). */
+function carriersFrom(args: CommandArgs): Carrier[] | null | undefined {
+  const raw = args.values.carriers;
+  if (typeof raw !== 'string') return undefined;
+  if (raw === 'default') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new UsageError('--carriers must be JSON, e.g. \'[{"name":"orange","prefixes":["+26132"],"simNames":["orange"]}]\', or default');
+  }
+  const problem = carriersInputProblem(parsed);
+  if (problem) throw new UsageError(`--carriers: ${problem}`);
+  return parsed as Carrier[];
+}
+
 function settingsFrom(args: CommandArgs): OrganizationSettings {
   const country = args.values.country;
   if (country !== undefined && (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country))) {
@@ -41,6 +60,7 @@ function settingsFrom(args: CommandArgs): OrganizationSettings {
     retentionDays: optionalInt(args, 'retention-days', 1, 3650),
     aiConsent: ai === undefined ? undefined : ai === 'yes',
     autoResend: { attempts: optionalInt(args, 'auto-resend', 0, MAX_AUTO_RESENDS), failureCodes: resendCodesFrom(args) },
+    carriers: carriersFrom(args),
   };
 }
 
@@ -48,7 +68,8 @@ export const orgCommands: Command[] = [
   {
     path: ['org', 'create'],
     summary: 'Create an organization',
-    usage: 'hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--json]',
+    usage:
+      "hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const name = requireString(args, 'name');
@@ -77,7 +98,8 @@ export const orgCommands: Command[] = [
   {
     path: ['org', 'update'],
     summary: "Change an organization's settings",
-    usage: 'hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--json]',
+    usage:
+      "hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const ref = args.positionals[0];
@@ -85,7 +107,10 @@ export const orgCommands: Command[] = [
       const ctx = await services();
       const org = await findOrganization(ctx.db, ref);
       if (!org) throw new UsageError(`no organization ${ref}`);
-      const updated = await updateOrganization(ctx.db, org.id, settingsFrom(args));
+      const settings = settingsFrom(args);
+      const updated = await updateOrganization(ctx.db, org.id, settings);
+      // The phones' dispatch states hold the prefix table and their SIMs' networks.
+      if (settings.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
       printObject(io, args.json, { ...updated! });
       return 0;
     },

@@ -3,7 +3,7 @@ import { evalScript, luaScript, unexpectedReply } from './lua-scripts.js';
 
 const script = luaScript('claimJobs');
 
-/** The first element of lua/claimJobs-5.lua's reply. */
+/** The first element of lua/claimJobs-6.lua's reply. */
 export const ClaimJobsCode = { claimed: 1, paced: 0, deviceStateMissing: -1, revoked: -2, notSending: -3, resting: -4 } as const;
 
 export interface ClaimJobsKeys {
@@ -12,6 +12,8 @@ export interface ClaimJobsKeys {
   queueMeta: string;
   deviceState: string;
   claiming: string;
+  /** The organization's sending phones by network. */
+  netPhones: string;
 }
 
 export interface ClaimJobsArgs {
@@ -24,17 +26,27 @@ export interface ClaimJobsArgs {
   utcDay: string;
   /** Entries scored at or below this are taken from both queues before the rest. */
   urgentScore: number;
+  /** How long an off-net message of the organization's queue waits for a phone on its network (0: never). */
+  offNetWaitMs: number;
 }
 
-/** A message handed to the phone: its dispatch JSON as queued, and the SIM it goes out on (-1: the phone's choice). */
+/**
+ * Why a claimed message goes out on its SIM: the code of its `claimed` event (docs/decisions.md,
+ * "Carrier-aware routing").
+ */
+export const SIM_CHOICES = ['sim_requested', 'sim_on_net', 'sim_default', 'on_net_sim_capped', 'off_net_after_wait'] as const;
+export type SimChoice = (typeof SIM_CHOICES)[number];
+
+/** A message handed to the phone: its dispatch JSON as queued, the SIM it goes out on (-1: the phone's choice) and why. */
 export interface ClaimedMessage {
   id: string;
   meta: string;
   sim: number;
+  why: SimChoice;
 }
 
 export type ClaimJobsResult =
-  /** retryAfterMs > 0 when pacing held some messages back. */
+  /** retryAfterMs > 0 when pacing or an off-net wait held some messages back. */
   | { kind: 'claimed'; claimed: ClaimedMessage[]; retryAfterMs: number }
   /** Nothing claimed: the phone's last 60 s hold its pacing until retryAfterMs, when the oldest parts leave. */
   | { kind: 'paced'; retryAfterMs: number }
@@ -46,18 +58,18 @@ export type ClaimJobsResult =
   /** Battery low and not charging, or no service (devices/device-state.ts isResting). */
   | { kind: 'resting' };
 
-/** Hands queued messages to one phone (lua/claimJobs-5.lua). */
+/** Hands queued messages to one phone (lua/claimJobs-6.lua). */
 export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJobsArgs): Promise<ClaimJobsResult> {
   const reply = (await evalScript(
     redis,
     script,
-    [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming],
-    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay, args.urgentScore],
+    [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming, keys.netPhones],
+    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay, args.urgentScore, args.offNetWaitMs],
   )) as (string | number)[];
   switch (reply[0]) {
     case ClaimJobsCode.claimed: {
       const claimed: ClaimedMessage[] = [];
-      for (let i = 2; i < reply.length; i += 3) claimed.push({ id: String(reply[i]), meta: String(reply[i + 1]), sim: Number(reply[i + 2]) });
+      for (let i = 2; i < reply.length; i += 4) claimed.push({ id: String(reply[i]), meta: String(reply[i + 1]), sim: Number(reply[i + 2]), why: reply[i + 3] as SimChoice });
       return { kind: 'claimed', claimed, retryAfterMs: Number(reply[1]) };
     }
     case ClaimJobsCode.paced:

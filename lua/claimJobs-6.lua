@@ -8,13 +8,24 @@
   meta, until the caller confirms the claim in Postgres (lua/confirmClaims) or the recovery sweep
   puts it back. One call decides, so no message can be handed to two phones.
 
+  Which SIM: the one the send named (sim_requested); else a SIM of this phone on the recipient's
+  network (sim_on_net: the organization's prefix table says which network a number is on, each
+  SIM's network comes from its heartbeat's carrierName); else the phone's default SIM
+  (sim_default, or on_net_sim_capped when its SIM on that network spent its day). A message of
+  the organization's queue whose network this phone has no usable SIM on waits up to ARGV[7] ms
+  after it was queued (its score) while another sending phone has a SIM on that network, so that
+  phone sends it on-net; past that wait any phone takes it (off_net_after_wait).
+
   KEYS[1] the device queue (sorted set)
   KEYS[2] the organization queue (sorted set)
   KEYS[3] the queue meta hash (message id -> dispatch JSON; `av`/`avu`: a device that may not
           take the message before that time in ms, the phone it was withdrawn from or failed on)
   KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim, resting,
-          coolUntil: ms until which a phone that hit Android's limit takes nothing)
+          coolUntil: ms until which a phone that hit Android's limit takes nothing; nets: its
+          SIMs on a known network, `sim=carrier,…`, the default first; prefixes: the
+          organization's table, `+26132=orange,…`)
   KEYS[5] the claiming set (sorted set: message id -> claim time ms)
+  KEYS[6] the organization's sending phones by network (sorted set, score 0: `<carrier>|<deviceId>`)
 
   ARGV[1] device id
   ARGV[2] max jobs
@@ -25,11 +36,13 @@
   ARGV[5] UTC day yyyymmdd
   ARGV[6] urgent score: entries scored at or below it (high-priority messages, queued an hour
           ahead, and messages that waited longer than that) are taken from both queues first
+  ARGV[7] off-net wait, milliseconds (0: never wait)
 
-  Returns {code, retryAfterMs, id1, meta1, sim1, id2, …} (sim: the message's SIM, else the
-  device's default, else -1):
-    1  claimed (possibly nothing); retryAfterMs is 0, or when the window's oldest parts leave
-       it if pacing held messages back
+  Returns {code, retryAfterMs, id1, meta1, sim1, why1, id2, …} (sim: the SIM chosen, -1 when
+  the phone has no default and none was chosen; why: sim_requested, sim_on_net, sim_default,
+  on_net_sim_capped or off_net_after_wait):
+    1  claimed (possibly nothing); retryAfterMs is 0, or when to come back: when the window's
+       oldest parts leave it if pacing held messages back, or when an off-net wait ends
     0  nothing claimed because pacing is spent, or the phone cools down after Android's limit;
        retryAfterMs says when the oldest parts leave, or when the cool-down ends
    -1  no device state in Redis: the caller loads it from Postgres and calls again
@@ -38,9 +51,10 @@
    -4  the device rests: its battery is low and not charging, or it has no service
 ]]
 local rcall = redis.call
-local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil')
--- A hash holding only what a heartbeat wrote after Redis lost the rest counts as missing.
-if not state[1] or not state[4] then return {-1, 0} end
+local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil', 'nets', 'prefixes')
+-- A hash holding only what a heartbeat wrote after Redis lost the rest counts as missing, and so
+-- does one written before carrier routing (no prefixes).
+if not state[1] or not state[4] or not state[10] then return {-1, 0} end
 if state[1] == '1' then return {-2, 0} end
 if state[2] ~= '1' or state[3] == '1' then return {-3, 0} end
 if state[7] == '1' then return {-4, 0} end
@@ -52,6 +66,7 @@ if coolUntil > now then return {0, coolUntil - now} end
 local pace = tonumber(state[4])
 local simCap = tonumber(state[5]) or 0
 local defaultSim = tonumber(state[6]) or -1
+local offNetWait = tonumber(ARGV[7])
 local windowKey = ARGV[4] .. 'w'
 local windowStart = now - 60000
 
@@ -68,9 +83,48 @@ if #inWindow > 0 then retryAfter = math.max(1, tonumber(inWindow[2]) + 60000 - n
 local windowAdd = 0
 local windowEntries = {}
 
+-- This phone's SIMs by network, the default first, and the organization's prefix table.
+local simsOn = {}
+for sim, net in string.gmatch(state[9] or '', '(%d+)=([^,]+)') do
+  simsOn[net] = simsOn[net] or {}
+  table.insert(simsOn[net], tonumber(sim))
+end
+local netOfPrefix, prefixLengths, seenLength = {}, {}, {}
+for prefix, net in string.gmatch(state[10], '([^,=]+)=([^,]+)') do
+  netOfPrefix[prefix] = net
+  if not seenLength[#prefix] then
+    seenLength[#prefix] = true
+    prefixLengths[#prefixLengths + 1] = #prefix
+  end
+end
+-- Longest prefix first: +261320 may be another network than +26132.
+table.sort(prefixLengths, function(a, b) return a > b end)
+
+local function networkOf(to)
+  for _, len in ipairs(prefixLengths) do
+    local net = netOfPrefix[string.sub(to, 1, len)]
+    if net then return net end
+  end
+  return nil
+end
+
+-- Whether another sending phone of the organization has a SIM on `net` (two entries at most are read).
+local otherOn = {}
+local function anotherPhoneOn(net)
+  if otherOn[net] == nil then
+    otherOn[net] = false
+    for _, m in ipairs(rcall('ZRANGEBYLEX', KEYS[6], '[' .. net .. '|', '(' .. net .. '}', 'LIMIT', 0, 2)) do
+      if m ~= net .. '|' .. ARGV[1] then otherOn[net] = true end
+    end
+  end
+  return otherOn[net]
+end
+
 local out = {1, 0}
 local claimed = 0
 local paced = false
+-- The earliest end of an off-net wait that held a message back (0: none).
+local waitEnds = 0
 -- Parts spent per SIM today in this call, on top of what the daily keys already hold.
 local spent = {}
 
@@ -83,18 +137,59 @@ local function dayBudgetFor(sim)
   return spent[simKey]
 end
 
+local function fitsDay(sim, seg)
+  if simCap <= 0 then return true end
+  local b = dayBudgetFor(sim)
+  return b.day + b.add + seg <= simCap
+end
+
+-- The SIM a message goes out on and why, or nil and why not ('paced', 'wait' until waitEnd).
+local function chooseSim(meta, seg, queuedAt, mayWait)
+  local sim = meta['sim']
+  if sim ~= nil and sim ~= cjson.null then
+    if fitsDay(sim, seg) then return sim, 'sim_requested' end
+    return nil, 'paced'
+  end
+  local net = networkOf(meta['to'])
+  local capped = false
+  if net and simsOn[net] then
+    for _, s in ipairs(simsOn[net]) do
+      if fitsDay(s, seg) then return s, 'sim_on_net' end
+      capped = true
+    end
+  end
+  local waited = false
+  -- Only the organization's queue waits: a message pinned to this phone has no other way out.
+  if net and mayWait and offNetWait > 0 and anotherPhoneOn(net) then
+    local waitEnd = queuedAt + offNetWait
+    if waitEnd > now then return nil, 'wait', waitEnd end
+    waited = true
+  end
+  if not fitsDay(defaultSim, seg) then return nil, 'paced' end
+  if waited then return defaultSim, 'off_net_after_wait' end
+  if capped then return defaultSim, 'on_net_sim_capped' end
+  return defaultSim, 'sim_default'
+end
+
 -- Reads the meta of as many candidates as are still wanted with one HMGET, and moves the claimed
 -- ones with one ZREM (with those whose meta is gone) and one ZADD: per message an HGET, a ZREM and a ZADD made a 50-job claim
 -- 150 commands, each propagated to the AOF.
 local function take(queue, upTo)
-  local ids
+  local scored
   if upTo then
-    ids = rcall('ZRANGEBYSCORE', queue, '-inf', upTo, 'LIMIT', 0, max * 4)
+    scored = rcall('ZRANGEBYSCORE', queue, '-inf', upTo, 'WITHSCORES', 'LIMIT', 0, max * 4)
   else
-    ids = rcall('ZRANGE', queue, 0, max * 4 - 1)
+    scored = rcall('ZRANGE', queue, 0, max * 4 - 1, 'WITHSCORES')
   end
+  local ids, scores = {}, {}
+  for i = 1, #scored, 2 do
+    ids[#ids + 1] = scored[i]
+    scores[#scores + 1] = tonumber(scored[i + 1])
+  end
+  local mayWait = queue == KEYS[2]
   local pos = 1
   while claimed < max and pos <= #ids do
+    local first = pos
     local slice = {}
     for i = pos, math.min(#ids, pos + (max - claimed) - 1) do slice[#slice + 1] = ids[i] end
     pos = pos + #slice
@@ -109,14 +204,13 @@ local function take(queue, upTo)
         -- A message withdrawn from this phone (or failed on it) waits a while for another phone.
         local avoided = meta['av'] == ARGV[1] and (tonumber(meta['avu']) or 0) > now
         if tonumber(meta['exp']) > now and not avoided then
-          local sim = meta['sim']
-          if sim == nil or sim == cjson.null then sim = defaultSim end
-          local b = dayBudgetFor(sim)
           local seg = tonumber(meta['seg'])
           -- A message longer than the whole pace still goes, alone, into an empty window.
           local withinWindow = windowUsed + windowAdd + seg <= pace or (windowUsed + windowAdd == 0)
-          local withinDay = simCap <= 0 or b.day + b.add + seg <= simCap
-          if withinWindow and withinDay then
+          local sim, why, waitEnd = nil, 'paced', nil
+          if withinWindow then sim, why, waitEnd = chooseSim(meta, seg, scores[first + n - 1], mayWait) end
+          if sim ~= nil then
+            local b = dayBudgetFor(sim)
             b.add = b.add + seg
             windowAdd = windowAdd + seg
             windowEntries[#windowEntries + 1] = now
@@ -128,6 +222,9 @@ local function take(queue, upTo)
             out[#out + 1] = id
             out[#out + 1] = raw
             out[#out + 1] = sim
+            out[#out + 1] = why
+          elseif why == 'wait' then
+            if waitEnds == 0 or waitEnd < waitEnds then waitEnds = waitEnd end
           else
             paced = true
           end
@@ -157,6 +254,8 @@ for simKey, b in pairs(spent) do
   end
 end
 
-if claimed == 0 and paced then return {0, retryAfter} end
+if claimed == 0 and paced and waitEnds == 0 then return {0, retryAfter} end
 if paced then out[2] = retryAfter end
+-- A phone that left an off-net message waiting comes back when the wait ends, to take it then.
+if waitEnds > 0 and (out[2] == 0 or waitEnds - now < out[2]) then out[2] = waitEnds - now end
 return out
