@@ -96,7 +96,7 @@ export const fleetChaos: Scenario = {
     `(one job at a time, handed to a ${RADIO_MS} ms "radio" only once its sending is acked; withdrawn or refused jobs dropped; maxJobs ${MAX_JOBS}). ` +
     'Per organization ~20% go silent a few seconds in (half close the socket, half keep it and answer nothing), ~10% fail half their sends (no_service), ' +
     "~10% hit Android's limit (limit_exceeded past 30 sends in 5 s). A backlog of normal messages, then high-priority ones one by one behind it; the run ends " +
-    'when every message had a final report, or at the drain bound. Figures: final reports per second (first POST → last one); messages handed to Android twice; ' +
+    'when every message had a final report, or none had one for 15 s. Figures: delivered and final reports per second (first POST → last final report); messages handed to Android twice; ' +
     'messages not sent/delivered/failed/expired at the end (GET /v1/messages/{id}); for each withdrawal on a timeline, stuck (the later of the job reaching its phone and the phone stopping) ' +
     "→ another phone's jobs frame, and withdrawn → that frame; high-priority POST → its jobs frame.",
   async run({ target, settings }) {
