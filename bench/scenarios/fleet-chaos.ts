@@ -1,16 +1,13 @@
 import { ChaosLog } from '../chaos/log.js';
 import { reachTimes } from '../chaos/reach.js';
 import { assignRoles } from '../chaos/roles.js';
+import { firstJobLatency, postBacklog, postHigh } from '../chaos/posts.js';
 import { FINAL_STATUSES, readMessages, type Withdrawal } from '../chaos/server-view.js';
-import { api } from '../lib/http.js';
 import { bar, status } from '../lib/progress.js';
-import { recipients, RECIPIENTS_PER_POST } from '../lib/recipients.js';
-import { nowMs, sleep, summarize } from '../lib/stats.js';
+import { sleep, summarize } from '../lib/stats.js';
 import { startFleet } from '../phones/fleet.js';
-import type { PhoneGroup } from '../target/target.js';
 import type { Scenario } from './scenario.js';
 
-const BODY = 'Hafatra bench: your code is 482913.';
 /** Time "the radio" takes per SMS (a real one takes a second or more: the bench is shortened). */
 const RADIO_MS = 20;
 /**
@@ -19,7 +16,6 @@ const RADIO_MS = 20;
  * behind a phone's 100; with 10 the backlog waits in the queues, where priority applies.
  */
 const MAX_JOBS = 10;
-const HIGH_EVERY_MS = 50;
 
 const FULL = { orgs: 2, phonesPerOrg: 20, backlog: 8_000, high: 100 };
 const QUICK = { orgs: 1, phonesPerOrg: 10, backlog: 600, high: 20 };
@@ -42,51 +38,6 @@ async function drain(ids: string[], log: ChaosLog, bounds: { stallMs: number; ca
     await sleep(100);
   }
   return true;
-}
-
-interface Sent {
-  ids: string[];
-  key: string;
-  /** When the POST left this process. */
-  postedAt: number;
-}
-
-async function send(baseUrl: string, key: string, to: string[], priority?: 'high'): Promise<Sent> {
-  const postedAt = nowMs();
-  const r = await api<{ messages: Array<{ id: string }> }>(baseUrl, key, 'POST', '/v1/messages', { to, body: BODY, ...(priority ? { priority } : {}) });
-  if (r.status !== 202) throw new Error(`POST /v1/messages: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
-  return { ids: r.body.messages.map((m) => m.id), key, postedAt };
-}
-
-/** The backlog, every organization's share POSTed in sends of 500, organizations side by side. */
-async function postBacklog(baseUrl: string, groups: PhoneGroup[], total: number): Promise<Sent[]> {
-  const perOrg = Math.ceil(total / groups.length);
-  const sent: Sent[] = [];
-  await Promise.all(
-    groups.map(async (g, o) => {
-      for (let n = 0; n < perOrg; n += RECIPIENTS_PER_POST) sent.push(await send(baseUrl, g.key, recipients(Math.min(RECIPIENTS_PER_POST, perOrg - n), o * perOrg + n)));
-    }),
-  );
-  return sent;
-}
-
-/** High-priority messages, one per POST every HIGH_EVERY_MS, with how much backlog still waited for a phone. */
-async function postHigh(baseUrl: string, groups: PhoneGroup[], count: number, backlogIds: string[], log: ChaosLog) {
-  const posts: Array<Promise<Sent>> = [];
-  const waiting: number[] = [];
-  const started = Date.now();
-  for (let i = 0; i < count; i += 1) {
-    const due = started + i * HIGH_EVERY_MS;
-    if (due > Date.now()) await sleep(due - Date.now());
-    waiting.push(backlogIds.reduce((n, id) => n + (log.arrivals.has(id) ? 0 : 1), 0));
-    posts.push(send(baseUrl, groups[i % groups.length]!.key, recipients(1, 900_000 + i), 'high'));
-  }
-  return { sent: await Promise.all(posts), backlogWaiting: waiting };
-}
-
-/** POST → the first `jobs` frame carrying the message, ms. */
-function firstJobLatency(sent: Sent[], log: ChaosLog): number[] {
-  return sent.flatMap((s) => s.ids.flatMap((id) => (log.arrivals.has(id) ? [Math.min(...log.arrivals.get(id)!.map(([, t]) => t)) - s.postedAt] : [])));
 }
 
 export const fleetChaos: Scenario = {
@@ -136,7 +87,7 @@ export const fleetChaos: Scenario = {
       const highLatency = summarize(firstJobLatency(high.sent, log));
       const normalLatency = summarize(firstJobLatency(backlog, log));
       const first = Math.min(...all.map((s) => s.postedAt));
-      const last = Math.max(...log.finalAt.values());
+      const last = log.finalAt.size > 0 ? Math.max(...log.finalAt.values()) : Number.NaN;
       const seconds = (last - first) / 1000;
       const sentTwice = log.sentTwice();
       const waitingAtLastHigh = high.backlogWaiting.at(-1) ?? 0;
