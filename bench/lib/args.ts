@@ -16,11 +16,11 @@ export interface BenchArgs {
 
 export const USAGE = `npm run bench [-- [scenario …] [options]]
 
-scenarios: ceilings bulk-send read fleet sockets webhooks parse (default: all)
+scenarios: ceilings bulk-send read fleet fleet-chaos sockets webhooks parse dashboard-pages (default: all)
 
   --url URL             run against this deployment instead of a local server
   --key K[,K2,…]        API keys (with --url); several keys = several organizations for bulk-send
-  --device-tokens FILE  JSON [{deviceId, token}] of phones paired in the first key's organization (fleet, sockets)
+  --device-tokens FILE  JSON [{deviceId, token}] of phones paired in the first key's organization (fleet, fleet-chaos, sockets)
   --quick               small scale, about a second per run (CI)
   --seconds N           seconds per measured run (default 10)
   --sweep 1,4,16,32,64  connections of the concurrency sweep

@@ -2,6 +2,7 @@
 // Lean on purpose (one closure per phone, no per-phone timers) so 10,000 sockets fit in one
 // process and the client does not become what is measured. Driven by the bench over IPC.
 import WebSocket from 'ws';
+import { chaosPhone, takeChaosBatch } from './chaos-phone.js';
 import type { FleetEvent, FleetStart } from './protocol.js';
 import type { PhoneCredential } from '../target/target.js';
 
@@ -59,13 +60,26 @@ function work(ws: WebSocket): void {
   });
 }
 
-function open(start: FleetStart, phone: PhoneCredential): Promise<string | undefined> {
+/** A chaos phone (chaos-phone.ts): its role's trouble, on the strict protocol. */
+function chaos(ws: WebSocket, start: FleetStart, index: number): void {
+  const mute = () => {
+    const at = sockets.indexOf(ws);
+    if (at >= 0) sockets.splice(at, 1);
+  };
+  const problem = (message: string) => {
+    if (problems++ < 5) send({ type: 'problem', message });
+  };
+  chaosPhone(ws, index, start.chaos!.roles[index]!, start.chaos!, { mute, problem, nextRef: () => `s${refSeq++}` });
+}
+
+function open(start: FleetStart, phone: PhoneCredential, index: number): Promise<string | undefined> {
   return new Promise((resolve) => {
     const ws = new WebSocket(start.socketUrl, { headers: { authorization: `Bearer ${phone.token}` }, perMessageDeflate: false });
     ws.once('open', () => {
       sockets.push(ws);
       ws.send(heartbeat());
       if (start.mode === 'work') work(ws);
+      if (start.mode === 'chaos') chaos(ws, start, index);
       resolve(undefined);
     });
     ws.once('error', (err) => resolve(err.message));
@@ -78,7 +92,7 @@ async function run(start: FleetStart): Promise<void> {
   let failed = 0;
   let firstError: string | undefined;
   for (let i = 0; i < start.phones.length; i += start.batch) {
-    const results = await Promise.all(start.phones.slice(i, i + start.batch).map((p) => open(start, p)));
+    const results = await Promise.all(start.phones.slice(i, i + start.batch).map((p, k) => open(start, p, i + k)));
     for (const err of results) {
       if (err === undefined) connected += 1;
       else {
@@ -107,6 +121,8 @@ function flush(): void {
   if (deliveredOut.length > 0) send({ type: 'delivered', items: deliveredOut });
   jobsOut = [];
   deliveredOut = [];
+  const chaosBatch = takeChaosBatch();
+  if (chaosBatch) send(chaosBatch);
 }
 
 process.on('message', (m: FleetStart | { type: 'stop' }) => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { status } from '../lib/progress.js';
 import { bar } from '../lib/progress.js';
 import type { PhoneCredential } from '../target/target.js';
-import type { FleetEvent, FleetStart } from './protocol.js';
+import type { ChaosBatch, ChaosSettings, FleetEvent, FleetStart } from './protocol.js';
 
 export interface Fleet {
   connected: number;
@@ -20,6 +20,11 @@ export interface FleetOptions {
   baseUrl: string;
   phones: PhoneCredential[];
   mode: FleetStart['mode'];
+  /** mode chaos: each phone's role, and what the chaos phones record, as it comes. */
+  chaos?: ChaosSettings;
+  onChaos?: (b: ChaosBatch) => void;
+  /** The socket's `maxJobs` (the server's default, 100, when unset). */
+  maxJobs?: number;
   batch?: number;
   heartbeatMs?: number;
   /** The CPU the fleet process is pinned to (it inherits the bench's CPU when unset). */
@@ -56,13 +61,15 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
       if (e.type === 'jobs') for (const [id, t] of e.items) if (!fleet.jobsAt.has(id)) fleet.jobsAt.set(id, t);
       if (e.type === 'delivered') for (const [id, t] of e.items) fleet.deliveredAt.set(id, t);
       if (e.type === 'problem') fleet.problems.push(e.message);
+      if (e.type === 'chaos') o.onChaos?.(e);
     });
   });
   const start: FleetStart = {
     type: 'start',
-    socketUrl: `${o.baseUrl.replace(/^http/, 'ws')}/device/v1/socket`,
+    socketUrl: `${o.baseUrl.replace(/^http/, 'ws')}/device/v1/socket${o.maxJobs ? `?maxJobs=${o.maxJobs}` : ''}`,
     phones: o.phones,
     mode: o.mode,
+    chaos: o.chaos,
     batch: o.batch ?? 200,
     heartbeatMs: o.heartbeatMs ?? 30_000,
   };

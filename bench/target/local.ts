@@ -42,6 +42,14 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
     HAFATRA_KEY_RATE_PER_SECOND: '1000000',
     HAFATRA_KEY_RATE_BURST: '1000000',
     HAFATRA_PACING_PER_MINUTE: '1000000',
+    // Withdrawal timers short enough for fleet-chaos to see silent and limited phones within a
+    // minute (production: 60 s claim timeout, 20 s silence, 60 s cool-down, 5 s sweep). The
+    // other scenarios' phones acknowledge `sending` within milliseconds and close no socket with
+    // jobs held, so only the sweep's extra queries reach them.
+    HAFATRA_CLAIM_TIMEOUT_SECONDS: '5',
+    HAFATRA_SILENT_PHONE_SECONDS: '3',
+    HAFATRA_LIMIT_COOLDOWN_SECONDS: '5',
+    HAFATRA_SWEEP_INTERVAL_MS: '500',
     HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost,127.0.0.1',
     NODE_EXTRA_CA_CERTS: caFile,
   };

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'sockets', 'webhooks', 'parse', 'dashboard-pages'];
+const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages'];
 
 interface Run {
   code: number | null;
@@ -63,6 +63,8 @@ describe('npm run bench --quick (every scenario against a local server, small sc
       'read.listPerSecond',
       'fleet.deliveredPerSecond',
       'fleet.jobsLatency.p99',
+      'fleet-chaos.deliveredPerSecond',
+      'fleet-chaos.high.p99',
       'sockets.held',
       'sockets.apiRssMb',
       'webhooks.deliveriesPerSecond',
@@ -77,6 +79,11 @@ describe('npm run bench --quick (every scenario against a local server, small sc
     expect(byKey.get('bulk-send.messagesPerSecond')!.value).toBeGreaterThan(0);
     expect(byKey.get('bulk-send.messagesPerSecond')!.ratio).toBeGreaterThan(0);
     expect(byKey.get('sockets.held')!.value).toBe(100);
+    // Chaos: phones went silent or hit the limit, their jobs moved, and no message was sent twice
+    // or left behind.
+    expect(byKey.get('fleet-chaos.sentTwice')!.value).toBe(0);
+    expect(byKey.get('fleet-chaos.stuck')!.value).toBe(0);
+    expect(Number.isFinite(byKey.get('fleet-chaos.reach.p50')!.value)).toBe(true);
     expect(run.stdout).toMatch(/scenario\s+figure\s+value\s+target\s+pass/);
     expect(md).toContain('| bulk-send | messages accepted/s');
     expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
