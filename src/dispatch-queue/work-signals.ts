@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Infrastructure } from '../context/infrastructure.js';
 
-/** Wakes the phones this process holds for an organization (or one phone). */
-export type WakePhones = (orgId: string, deviceId: string | null) => void;
+/**
+ * Wakes the phones this process holds for an organization (or one phone); `count`: how many
+ * messages were queued (the phones share them out), or absent when not known.
+ */
+export type WakePhones = (orgId: string, deviceId: string | null, count?: number) => void;
 
 interface LocalPhones {
   /** Marks this process's own published signals, which its subscriber then skips. */
@@ -33,13 +36,18 @@ export class WorkSignals {
 
   async signal(messages: { orgId: string; requestedDeviceId: string | null }[]): Promise<void> {
     const here = this.local;
-    const targets = new Map<string, { orgId: string; deviceId: string | null }>();
-    for (const m of messages) targets.set(`${m.orgId} ${m.requestedDeviceId ?? ''}`, { orgId: m.orgId, deviceId: m.requestedDeviceId });
+    const targets = new Map<string, { orgId: string; deviceId: string | null; count: number }>();
+    for (const m of messages) {
+      const key = `${m.orgId} ${m.requestedDeviceId ?? ''}`;
+      const target = targets.get(key);
+      if (target) target.count += 1;
+      else targets.set(key, { orgId: m.orgId, deviceId: m.requestedDeviceId, count: 1 });
+    }
     // One pipelined round trip for all of them (the reconciler's batches span organizations).
     const publish = this.ctx.redis.pipeline();
-    for (const { orgId, deviceId } of targets.values()) {
-      here?.wake(orgId, deviceId);
-      publish.publish(this.ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId, origin: here?.origin }));
+    for (const { orgId, deviceId, count } of targets.values()) {
+      here?.wake(orgId, deviceId, count);
+      publish.publish(this.ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId, count, origin: here?.origin }));
     }
     await publish.exec();
   }

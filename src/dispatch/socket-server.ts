@@ -45,15 +45,15 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const reports = new StatusReportWriter(ctx);
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
-  const origin = ctx.dispatch.signals.holdPhonesLocally((orgId, deviceId) => pusher.signal(orgId, deviceId));
+  const origin = ctx.dispatch.signals.holdPhonesLocally((orgId, deviceId, count) => pusher.signal(orgId, deviceId, count));
   // This process's phones stay online only while it renews its lease (a killed process's expire).
   const lease = startPresenceLease(ctx, () => sessions.values());
 
   // A process closed right after it started may disconnect before the subscription is made.
   subscriber.subscribe(ctx.keys.deviceChannel()).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
   subscriber.on('message', (_channel: string, text: string) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; origin?: string; messageIds?: string[] };
-    if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId);
+    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string; messageIds?: string[] };
+    if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId, signal.count);
     if (signal.type === 'withdrawn' && signal.deviceId) {
       // The phone drops jobs it has not started; its room for new ones (not these) comes back.
       const s = sessions.get(signal.deviceId);
