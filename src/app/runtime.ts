@@ -8,7 +8,8 @@ import type { Infrastructure } from '../context/infrastructure.js';
 import { systemClock, type Clock } from '../context/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
-import { ResendLane } from '../messages/auto-resend/after-reports.js';
+import { SerialLane } from '../batching/serial-lane.js';
+import { RESENDS_PER_ROUND } from '../messages/auto-resend/after-reports.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -27,7 +28,7 @@ export function openContext(config: Config, name = 'hafatra', clock: Clock = sys
     keys: redisKeys(config.redisPrefix),
     clock,
   };
-  return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra), resends: new ResendLane() };
+  return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra), resends: new SerialLane<string>(RESENDS_PER_ROUND) };
 }
 
 /** The hot pool takes half as many connections again: its statements (claims, status reports, lists) are batched or short. */

@@ -1,6 +1,6 @@
 import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import type { ParseQueueProducer } from '../mobile-money/parse-queue.js';
-import type { ResendLane } from '../messages/auto-resend/after-reports.js';
+import type { SerialLane } from '../batching/serial-lane.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /** What every domain service is built from: one per process, composed by app/runtime.ts. */
@@ -10,5 +10,5 @@ export interface AppContext extends Infrastructure {
   /** Received SMS handed to the worker's mobile-money reader. */
   parseQueue: ParseQueueProducer;
   /** Automatic resends of failures phones reported, made off the report path. */
-  resends: ResendLane;
+  resends: SerialLane<string>;
 }
