@@ -26,7 +26,12 @@ export const MessageSchema = Type.Object({
   simSubscriptionId: Nullable(Type.Integer()),
   batchId: Nullable(Type.String()),
   resendOfId: Nullable(Type.String()),
-  failureCode: Nullable(Type.String()),
+  failureCode: Nullable(
+    Type.String({
+      description:
+        "Why a failed message failed: the phone's code (Android's SmsManager results: generic_failure, no_service, radio_off, …), device_revoked, or opted_out (the recipient is on the organization's opt-out list; the message was created failed and never sent)",
+    }),
+  ),
   createdAt: DateTime,
   updatedAt: DateTime,
   claimedAt: NullableDateTime,

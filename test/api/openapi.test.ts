@@ -55,6 +55,7 @@ describe('GET /openapi.json', () => {
     expect(list.post.requestBody.content['application/json'].schema.required).toEqual(['number']);
     expect(Object.keys(list.post.responses).sort()).toEqual(['200', '201', 'default']);
     expect(list.get.parameters.map((p: { name: string }) => p.name)).toContain('number');
+    expect(doc.paths['/v1/messages'].post.responses['202'].content['application/json'].schema.properties.messages.items.properties.failureCode.anyOf[0].description).toContain('opted_out');
   });
 
   it('carries the SendMessages constraints in the POST /v1/messages request schema', () => {
