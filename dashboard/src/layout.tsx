@@ -14,6 +14,7 @@ import { Keys } from './pages/keys';
 import { Members } from './pages/members';
 import { Settings } from './pages/settings';
 import { Audit } from './pages/audit';
+import { OptOuts } from './pages/opt-outs';
 import { Account } from './pages/account';
 
 const NAV: { path: string; label: string; role: Role }[] = [
@@ -23,6 +24,7 @@ const NAV: { path: string; label: string; role: Role }[] = [
   { path: '/phones', label: 'Phones', role: 'viewer' },
   { path: '/received', label: 'Received SMS', role: 'viewer' },
   { path: '/mobile-money', label: 'Mobile money', role: 'viewer' },
+  { path: '/opt-outs', label: 'Opt-outs', role: 'viewer' },
   { path: '/webhooks', label: 'Webhooks', role: 'viewer' },
   { path: '/keys', label: 'API keys', role: 'viewer' },
   { path: '/members', label: 'Members', role: 'owner' },
@@ -51,6 +53,8 @@ function pageFor(path: string, search: string) {
       return <Keys />;
     case 'members':
       return <Members />;
+    case 'opt-outs':
+      return <OptOuts />;
     case 'settings':
       return <Settings />;
     case 'audit':

@@ -1,4 +1,15 @@
-export const SCOPES = ['devices:read', 'devices:write', 'messages:send', 'messages:read', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write'] as const;
+export const SCOPES = [
+  'devices:read',
+  'devices:write',
+  'messages:send',
+  'messages:read',
+  'incoming:read',
+  'mobile-money:read',
+  'webhooks:read',
+  'webhooks:write',
+  'opt-outs:read',
+  'opt-outs:write',
+] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -22,6 +22,7 @@ export const idPrefixes = {
   memberSession: 'ses',
   oneTimeLink: 'lnk',
   auditEntry: 'aud',
+  optOut: 'opt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

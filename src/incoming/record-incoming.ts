@@ -8,8 +8,10 @@ import type { ClockSkewWarning } from '../dispatch/clock.js';
 import { prepareSms, type PreparedSms } from './prepared-sms.js';
 import { storeMessages } from './store-messages.js';
 import { storePart } from './join-parts.js';
-import { selectIncomingByIds, toIncomingMessage } from './incoming-row.js';
+import { selectIncomingByIds, toIncomingMessage, type IncomingRow } from './incoming-row.js';
 import type { IncomingSms } from './schemas.js';
+import { applyOptOutWords } from '../opt-outs/from-incoming.js';
+import { sendOptOutReplies } from '../opt-outs/replies.js';
 
 export interface IncomingResult {
   clientId: string;
@@ -53,12 +55,13 @@ function partProblem(sms: IncomingSms): string | null {
 async function storeBatch(ctx: AppContext, device: InboundDevice, list: IncomingSms[]): Promise<IncomingResult[]> {
   const now = new Date();
   const items = list.map((s) => prepareSms(s, now));
-  const { results, created } = await inTransaction(ctx.db, async (tx) => {
+  const { results, created, optOuts } = await inTransaction(ctx.db, async (tx) => {
     const stored = await storeAll(tx, device, items);
-    await recordReceived(tx, device.orgId, stored.created);
-    return stored;
+    const rows = await recordReceived(tx, device.orgId, stored.created);
+    return { ...stored, optOuts: await applyOptOutWords(tx, device.orgId, rows) };
   });
   await ctx.parseQueue.enqueue(created);
+  await sendOptOutReplies(ctx, device.orgId, optOuts);
   return results;
 }
 
@@ -93,13 +96,14 @@ async function storeAll(tx: Queryable, device: InboundDevice, items: PreparedSms
   return { results, created };
 }
 
-/** `incoming.received` carries the full IncomingMessage, written with the rows (the outbox). */
-async function recordReceived(tx: Queryable, orgId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
+/** `incoming.received` carries the full IncomingMessage, written with the rows (the outbox). Returns the rows. */
+async function recordReceived(tx: Queryable, orgId: string, ids: string[]): Promise<IncomingRow[]> {
+  if (ids.length === 0) return [];
   const rows = await selectIncomingByIds(tx, ids);
   await recordEvents(
     tx,
     orgId,
     rows.map((r) => ({ type: 'incoming.received' as const, data: () => toIncomingMessage(r) })),
   );
+  return rows;
 }

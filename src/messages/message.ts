@@ -26,7 +26,12 @@ export const MessageSchema = Type.Object({
   simSubscriptionId: Nullable(Type.Integer()),
   batchId: Nullable(Type.String()),
   resendOfId: Nullable(Type.String()),
-  failureCode: Nullable(Type.String()),
+  failureCode: Nullable(
+    Type.String({
+      description:
+        "Why a failed message failed: the phone's code (Android's SmsManager results: generic_failure, no_service, radio_off, …), device_revoked, or opted_out (the recipient is on the organization's opt-out list; the message was created failed and never sent)",
+    }),
+  ),
   createdAt: DateTime,
   updatedAt: DateTime,
   claimedAt: NullableDateTime,
@@ -125,14 +130,17 @@ export function toMessage(r: MessageRow): Message {
 /** What the messages of one send share, timestamps already as the API writes them. */
 export type SharedFields = Pick<Message, 'body' | 'segments' | 'encoding' | 'requestedDeviceId' | 'simSubscriptionId' | 'batchId' | 'resendOfId' | 'createdAt' | 'expiresAt'>;
 
-/** The messages of a send as its 202 shows them, before any row is read back. */
-export function acceptedMessages(f: SharedFields, recipients: { id: string; to: string }[]): Message[] {
+/**
+ * The messages of a send as its 202 shows them, before any row is read back. A recipient with a
+ * failureCode was refused at the send (an opted-out number): its message is created failed.
+ */
+export function acceptedMessages(f: SharedFields, recipients: { id: string; to: string; failureCode?: string }[]): Message[] {
   return recipients.map(
     (r): Message => ({
       id: r.id,
       to: r.to,
       body: f.body,
-      status: 'queued',
+      status: r.failureCode === undefined ? 'queued' : 'failed',
       segments: f.segments,
       encoding: f.encoding,
       deviceId: null,
@@ -140,13 +148,13 @@ export function acceptedMessages(f: SharedFields, recipients: { id: string; to: 
       simSubscriptionId: f.simSubscriptionId,
       batchId: f.batchId,
       resendOfId: f.resendOfId,
-      failureCode: null,
+      failureCode: r.failureCode ?? null,
       createdAt: f.createdAt,
       updatedAt: f.createdAt,
       claimedAt: null,
       sentAt: null,
       deliveredAt: null,
-      failedAt: null,
+      failedAt: r.failureCode === undefined ? null : f.createdAt,
       expiresAt: f.expiresAt,
     }),
   );

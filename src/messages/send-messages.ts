@@ -15,6 +15,8 @@ import { recordEvents } from '../events/record-events.js';
 import { acceptedMessages, toMessage, type Message } from './message.js';
 import type { SendMessagesBody } from './schemas.js';
 import { batchMetaFormatter, dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
+import { OPTED_OUT, splitOptedOut } from '../opt-outs/split-opted-out.js';
+import { recordOptedOutCreation } from '../opt-outs/opted-out-messages.js';
 
 export interface SendResult {
   batchId: string;
@@ -27,6 +29,11 @@ export interface SendRequest extends SendMessagesBody {
   byMember?: boolean;
   /** An automatic resend of resendOfId (src/messages/auto-resend): what the chain carries on. */
   automatic?: AutomaticResend;
+  /**
+   * The organization's reply to a stop or start word (src/opt-outs/replies.ts), written as a
+   * system send; the reply to a stop is the one send the opt-out list lets through.
+   */
+  optOutReply?: 'stop' | 'start';
 }
 
 export interface AutomaticResend {
@@ -77,13 +84,15 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
   const org = await findOrganization(ctx.db, orgId);
   if (!org) throw errors.unauthorized();
   const recipients = normalizeRecipients(body.to, org.defaultCountry);
+  // Opted-out recipients are created failed (opted_out): not counted, not queued, no phone needed.
+  const { optedOut, sendable } = await splitOptedOut(ctx.db, orgId, recipients, body.optOutReply === 'stop');
   const hash = requestHash(body);
   const batchId = newId('batch');
   const answered = (result: SendResult): SendStep => ({ kind: 'answered', result });
 
   let admission: Admission;
   try {
-    admission = await admitSend(ctx, { orgId, dailyLimit: org.dailyLimit, idempotencyKey, requestHash: hash, count: recipients.length, batchId });
+    admission = await admitSend(ctx, { orgId, dailyLimit: org.dailyLimit, idempotencyKey, requestHash: hash, count: sendable, batchId });
   } catch (err) {
     // Redis no longer knows a committed key (flushed, or taken over after a crash), so the
     // admission counted its retry as a new send, and a full day refused it: the batch answers.
@@ -102,8 +111,8 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
       await admission.release('batch-exists');
       return answered(replay);
     }
-    await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
-    const batch = prepareBatch(ctx, { orgId, autoResendAttempts: org.autoResendAttempts }, body, recipients, batchId);
+    if (sendable > 0) await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
+    const batch = prepareBatch(ctx, { orgId, autoResendAttempts: org.autoResendAttempts }, body, recipients, batchId, optedOut);
     if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt))) {
       // Another request with this key committed first (one that took the key over, or the slow one it took over from).
       const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
@@ -120,7 +129,8 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
 /** One send request, ready to write: the shared fields, each message as the API shows it, and its dispatch entry. */
 export interface PreparedBatch {
   fields: BatchFields;
-  recipients: { id: string; to: string }[];
+  /** failureCode: the recipient opted out, its message is created failed. */
+  recipients: { id: string; to: string; failureCode?: string }[];
   messages: Message[];
   entries: DispatchEntry[];
   /** The timeline's creation entry, when it is written (a member's send, an automatic resend): see commitBatch. */
@@ -131,7 +141,7 @@ export interface PreparedBatch {
  * The hot part of a 500-recipient send: per recipient, only its id and number differ, so the
  * shared JSON and timestamps are formatted once and each message is one object literal.
  */
-function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts: number }, body: SendRequest, to: string[], batchId: string): PreparedBatch {
+function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts: number }, body: SendRequest, to: string[], batchId: string, optedOut: ReadonlySet<string>): PreparedBatch {
   const { orgId } = org;
   const { automatic } = body;
   const measure = measureSms(body.body);
@@ -159,10 +169,17 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
   const expires = expiresAt.toISOString();
   const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
   const score = dispatchScore(now.getTime(), fields.priority);
-  const recipients = to.map((number, i) => ({ id: ids[i]!, to: number }));
+  const recipients = to.map((number, i) => (optedOut.has(number) ? { id: ids[i]!, to: number, failureCode: OPTED_OUT } : { id: ids[i]!, to: number }));
   const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires }, recipients);
-  const entries = recipients.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
-  const creation = automatic ? { source: 'system' as const, code: 'auto_resend' } : body.byMember ? { source: 'member' as const, code: null } : null;
+  const queued = optedOut.size === 0 ? recipients : recipients.filter((r) => !('failureCode' in r));
+  const entries = queued.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
+  const creation = automatic
+    ? { source: 'system' as const, code: 'auto_resend' }
+    : body.optOutReply
+      ? { source: 'system' as const, code: 'opt_out_reply' }
+      : body.byMember
+        ? { source: 'member' as const, code: null }
+        : null;
   return { fields, recipients, messages, entries, creation };
 }
 
@@ -176,6 +193,8 @@ interface StoredAnswer {
   f: StoredFields;
   ids: string[];
   to: string[];
+  /** The indexes of the recipients created failed as opted out, when there are any. */
+  oo?: number[];
 }
 
 function storedAnswer(batch: PreparedBatch): string {
@@ -185,16 +204,19 @@ function storedAnswer(batch: PreparedBatch): string {
     ids: batch.recipients.map((r) => r.id),
     to: batch.recipients.map((r) => r.to),
   };
+  const oo = batch.recipients.flatMap((r, i) => (r.failureCode === undefined ? [] : [i]));
+  if (oo.length > 0) answer.oo = oo;
   return JSON.stringify(answer);
 }
 
 function answerOf(stored: string): SendResult {
   const a = JSON.parse(stored) as StoredAnswer;
+  const oo = new Set(a.oo);
   return {
     batchId: a.f.batchId,
     messages: acceptedMessages(
       a.f,
-      a.ids.map((id, i) => ({ id, to: a.to[i]! })),
+      a.ids.map((id, i) => (oo.has(i) ? { id, to: a.to[i]!, failureCode: OPTED_OUT } : { id, to: a.to[i]! })),
     ),
   };
 }
@@ -212,9 +234,10 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     await insertBatchMessages(tx, fields, batch.recipients);
     // API sends leave their creation entry implied (timelineOf); a member's is written, to name
     // them, and an automatic resend's, to say so (source system, code auto_resend).
+    const optedOut = await recordOptedOutCreation(tx, batch.recipients, batch.creation?.source ?? 'api', fields.createdAt);
     if (batch.creation) {
       await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, code, at) SELECT unnest($1::text[]), NULL, 'queued', $2, $3, $4`, [
-        batch.recipients.map((r) => r.id),
+        (optedOut === 0 ? batch.recipients : batch.recipients.filter((r) => r.failureCode === undefined)).map((r) => r.id),
         batch.creation.source,
         batch.creation.code,
         fields.createdAt,
@@ -223,7 +246,7 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     await recordEvents(
       tx,
       fields.orgId,
-      batch.messages.map((m) => ({ type: 'message.queued', data: () => m })),
+      batch.messages.map((m) => ({ type: m.status === 'failed' ? 'message.failed' : 'message.queued', data: () => m })),
     );
     const elapsedMs = ctx.clock.now() - admittedAt;
     if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);

@@ -9,6 +9,8 @@ import { findOrganization, updateOrganization, type Organization } from './org-s
 import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../messages/auto-resend/policy.js';
 import { CarriersSchema, carriersOf, carriersProblem } from './carriers.js';
 import { syncOrgDeviceStates } from '../devices/device-state.js';
+import { keywordsOfSettings, OptOutSetting, optOutSettingsView, selectOptOutSettings, updateOptOutSettings } from '../opt-outs/settings.js';
+import { wordsProblem } from '../opt-outs/keywords.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -22,6 +24,8 @@ const UpdateOrganizationBody = Type.Object(
     autoResend: Type.Optional(AutoResendSetting),
     /** The networks for carrier-aware routing; null: back to the default (Madagascar's). */
     carriers: Type.Optional(Nullable(CarriersSchema)),
+    /** Stop and start words and their replies (docs/decisions.md, "Opt-outs"). */
+    optOut: Type.Optional(OptOutSetting),
   },
   { additionalProperties: false },
 );
@@ -39,6 +43,12 @@ const settingsView = (o: Organization) => ({
   updatedAt: o.updatedAt,
 });
 
+async function optOutView(ctx: AppContext, orgId: string) {
+  const s = await selectOptOutSettings(ctx.db, orgId);
+  if (!s) throw errors.notFound('organization');
+  return optOutSettingsView(s);
+}
+
 /** The organization's settings: everyone reads them, owners change them. */
 export function organizationRoutes(ctx: AppContext): AnyRoute[] {
   return [
@@ -50,7 +60,7 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       handler: async (req) => {
         const org = await findOrganization(ctx.db, req.principal.orgId);
         if (!org) throw errors.notFound('organization');
-        return { status: 200, body: settingsView(org) };
+        return { status: 200, body: { ...settingsView(org), optOut: await optOutView(ctx, org.id) } };
       },
     }),
     memberRoute({
@@ -59,7 +69,7 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       auth: { role: 'owner' },
       body: UpdateOrganizationBody,
       clientAddress: true,
-      summary: 'Change the default country, daily limit, retention of received SMS, AI consent, automatic resend or carriers',
+      summary: 'Change the default country, daily limit, retention of received SMS, AI consent, automatic resend, carriers or opt-out words and replies',
       handler: async (req) => {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
           throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
@@ -68,6 +78,12 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
         if (never) throw errors.invalid(`autoResend.failureCodes: ${never} is never resent (a resend could only fail the same way, or send what must not be sent)`);
         const carriersWrong = req.body.carriers ? carriersProblem(req.body.carriers) : null;
         if (carriersWrong) throw errors.invalid(carriersWrong);
+        const { optOut } = req.body;
+        if (optOut) {
+          const current = await selectOptOutSettings(ctx.db, req.principal.orgId);
+          const wrong = current && wordsProblem(optOut.stopWords, optOut.startWords, keywordsOfSettings(current));
+          if (wrong) throw errors.invalid(wrong);
+        }
         const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;
@@ -75,8 +91,9 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
         if (!org) throw errors.notFound('organization');
         // The phones' dispatch states hold the prefix table and their SIMs' networks.
         if (req.body.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
+        if (optOut) await updateOptOutSettings(ctx.db, org.id, optOut);
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'organization.updated', target: org.id, detail: { ...req.body } });
-        return { status: 200, body: settingsView(org) };
+        return { status: 200, body: { ...settingsView(org), optOut: await optOutView(ctx, org.id) } };
       },
     }),
   ];

@@ -49,6 +49,15 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('documents the opt-out list with its scopes and the number it takes', () => {
+    const list = doc.paths['/v1/opt-outs'];
+    expect([list.get['x-scope'], list.post['x-scope'], doc.paths['/v1/opt-outs/{entry}'].delete['x-scope']]).toEqual(['opt-outs:read', 'opt-outs:write', 'opt-outs:write']);
+    expect(list.post.requestBody.content['application/json'].schema.required).toEqual(['number']);
+    expect(Object.keys(list.post.responses).sort()).toEqual(['200', '201', 'default']);
+    expect(list.get.parameters.map((p: { name: string }) => p.name)).toContain('number');
+    expect(doc.paths['/v1/messages'].post.responses['202'].content['application/json'].schema.properties.messages.items.properties.failureCode.anyOf[0].description).toContain('opted_out');
+  });
+
   it('carries the SendMessages constraints in the POST /v1/messages request schema', () => {
     const op = doc.paths['/v1/messages'].post;
     const schema = op.requestBody.content['application/json'].schema;

@@ -181,6 +181,18 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await shot(page, 'webhook');
   });
 
+  it('adds a number to the opt-outs: a send to it is created failed (opted_out)', async () => {
+    await go(page, 'Opt-outs');
+    await page.getByLabel('Number', { exact: true }).fill('034 77 777 77');
+    await page.getByRole('button', { name: 'Add to the opt-outs' }).click();
+    await expect.poll(() => page.getByText('+261347777777', { exact: true }).count()).toBe(1);
+    const sent = await page.evaluate(() =>
+      fetch('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '+261347777777', body: 'promo' }) }).then((r) => r.json()),
+    );
+    expect(sent.messages[0]).toMatchObject({ status: 'failed', failureCode: 'opted_out' });
+    await shot(page, 'opt-outs');
+  });
+
   let keySecret = '';
   it('creates an API key shown once, uses it with a plain HTTP request, rotates and revokes it', async () => {
     await go(page, 'API keys');
@@ -236,6 +248,11 @@ describe('a new user, from the printed setup link to sign-out', () => {
     );
     expect(refused).toBe(403);
     await screenshot(viewer, 'viewer-messages-360');
+    await viewer.getByRole('button', { name: 'Menu' }).click();
+    await viewer.getByRole('link', { name: 'Opt-outs', exact: true }).click();
+    await expect.poll(() => viewer.getByText('+261347777777', { exact: true }).count()).toBe(1);
+    expect(await viewer.getByRole('button', { name: 'Add to the opt-outs' }).count()).toBe(0);
+    expect(await viewer.getByRole('button', { name: /^Remove / }).count()).toBe(0);
     await viewerContext.close();
   });
 

@@ -13,7 +13,7 @@ interface Key {
   lastUsedAt: string | null;
   createdAt: string;
 }
-const SCOPES = ['messages:send', 'messages:read', 'devices:read', 'devices:write', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write'];
+const SCOPES = ['messages:send', 'messages:read', 'devices:read', 'devices:write', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write', 'opt-outs:read', 'opt-outs:write'];
 
 function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void }) {
   const { busy, onSubmit } = useSubmit(async (f) => {

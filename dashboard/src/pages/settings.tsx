@@ -13,6 +13,15 @@ interface Org {
   autoResend: { attempts: number; failureCodes: string[] };
   carriers: Carrier[];
   carriersAreDefault: boolean;
+  optOut: OptOutSettings;
+}
+
+interface OptOutSettings {
+  stopWords: string[];
+  startWords: string[];
+  wordsAreDefault: boolean;
+  stopReply: string | null;
+  startReply: string | null;
 }
 
 /** The codes as typed (commas or spaces between them); empty brings back the shipped list. */
@@ -44,6 +53,23 @@ export function Settings() {
   const networks = useSubmit(async (f) => {
     setOrg(await api.patch<Org>('/dashboard/v1/organization', { carriers: parseCarriers(String(f.get('carriers'))) }));
     notify.success('Networks saved.');
+  });
+  const optOut = useSubmit(async (f) => {
+    // Words may hold spaces ("STOP ALL"); a list is sent only when changed, so the shipped lists stay shipped.
+    const words = (name: 'stopWords' | 'startWords') => {
+      const list = String(f.get(name))
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean);
+      return list.join(',') === org?.optOut[name].join(',') ? {} : { [name]: list };
+    };
+    const reply = (name: string) => String(f.get(name)).trim() || null;
+    setOrg(
+      await api.patch<Org>('/dashboard/v1/organization', {
+        optOut: { ...words('stopWords'), ...words('startWords'), stopReply: reply('stopReply'), startReply: reply('startReply') },
+      }),
+    );
+    notify.success('Opt-out words saved.');
   });
   if (!org)
     return (
@@ -83,6 +109,39 @@ export function Settings() {
             <button class="primary" type="submit" disabled={busy}>
               Save
             </button>
+          )}
+        </fieldset>
+      </form>
+      <form class="card" onSubmit={optOut.onSubmit} key={JSON.stringify(org.optOut)}>
+        <h2>Opt-out words</h2>
+        <p class="muted">
+          A received SMS that is only one of these words (any case, accents and punctuation aside) adds its sender to the <a href="/opt-outs">opt-outs</a>, or takes it off.
+          {org.optOut.wordsAreDefault && ' These are the shipped words.'}
+        </p>
+        <fieldset disabled={ro}>
+          <Field label="Stop words" hint="Separated by commas.">
+            {(id) => <input id={id} name="stopWords" required defaultValue={org.optOut.stopWords.join(', ')} />}
+          </Field>
+          <Field label="Start words" hint="Separated by commas.">
+            {(id) => <input id={id} name="startWords" required defaultValue={org.optOut.startWords.join(', ')} />}
+          </Field>
+          <Field label="Reply to a stop word" hint="Sent once to the number that opted out, through your phones (counts against the daily limit). Empty: no reply.">
+            {(id) => <textarea id={id} name="stopReply" rows={2} maxLength={480} defaultValue={org.optOut.stopReply ?? ''} />}
+          </Field>
+          <Field label="Reply to a start word" hint="Empty: no reply.">
+            {(id) => <textarea id={id} name="startReply" rows={2} maxLength={480} defaultValue={org.optOut.startReply ?? ''} />}
+          </Field>
+          {!ro && (
+            <div class="actions">
+              <button class="primary" type="submit" disabled={optOut.busy}>
+                Save opt-out words
+              </button>
+              {!org.optOut.wordsAreDefault && (
+                <Action run={async () => setOrg(await api.patch<Org>('/dashboard/v1/organization', { optOut: { stopWords: null, startWords: null } }))} done="Shipped words restored.">
+                  Restore the shipped words
+                </Action>
+              )}
+            </div>
           )}
         </fieldset>
       </form>

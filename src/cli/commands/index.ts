@@ -7,6 +7,17 @@ import { mobileMoneyCommands } from './mobile-money.js';
 import { deviceCommands } from './device.js';
 import { phoneSimCommands } from './phone-sim.js';
 import { memberCommands } from './member.js';
+import { optOutCommands } from './opt-out.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
-export const commands: Command[] = [...processCommands, ...orgCommands, ...keyCommands, ...webhookCommands, ...deviceCommands, ...mobileMoneyCommands, ...phoneSimCommands, ...memberCommands];
+export const commands: Command[] = [
+  ...processCommands,
+  ...orgCommands,
+  ...keyCommands,
+  ...webhookCommands,
+  ...deviceCommands,
+  ...mobileMoneyCommands,
+  ...phoneSimCommands,
+  ...memberCommands,
+  ...optOutCommands,
+];

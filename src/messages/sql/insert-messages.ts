@@ -24,15 +24,18 @@ export interface BatchFields {
 
 /**
  * One statement for the whole batch. Only ids and recipients travel as arrays (UNNEST keeps the
- * parameter count fixed at any size); the shared fields are sent once, not 500 times.
+ * parameter count fixed at any size); the shared fields are sent once, not 500 times. A recipient
+ * with a failureCode (an opted-out number) is created failed with it, and never resent.
  */
-export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string }[]): Promise<void> {
+export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string; failureCode?: string }[]): Promise<void> {
   await db.query({
     name: 'insert-batch-messages',
     text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
-       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend)
-     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16
-     FROM unnest($1::text[], $2::text[]) AS t(id, to_number)`,
+       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend,
+       failure_code, failed_at)
+     SELECT t.id, $3, t.to_number, $4, CASE WHEN t.failure_code IS NULL THEN $5 ELSE 'failed' END, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14,
+       CASE WHEN t.failure_code IS NULL THEN $15 ELSE 0 END, $16, t.failure_code, CASE WHEN t.failure_code IS NULL THEN NULL ELSE $12::timestamptz END
+     FROM unnest($1::text[], $2::text[], $17::text[]) AS t(id, to_number, failure_code)`,
     values: [
       recipients.map((r) => r.id),
       recipients.map((r) => r.to),
@@ -50,6 +53,7 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       f.priority,
       f.autoResendsLeft,
       f.autoResend,
+      recipients.map((r) => r.failureCode ?? null),
     ],
   });
 }

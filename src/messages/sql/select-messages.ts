@@ -45,7 +45,8 @@ export type MessageEventJson = Omit<MessageEventRow, 'at'> & { at: string };
 
 /** The timeline as the API shows it: the creation entry, implied by the row, then the stored ones. */
 export function timelineOf(createdAt: string, stored: MessageEventJson[]): MessageEventJson[] {
-  if (stored.some((e) => e.toStatus === 'queued')) return stored;
+  // A stored creation entry (a member's send, an automatic resend, an opted-out recipient's message created failed) stands for itself.
+  if (stored.some((e) => e.toStatus === 'queued' || e.fromStatus === null)) return stored;
   return [{ fromStatus: null, toStatus: 'queued', source: 'api', code: null, deviceId: null, at: createdAt }, ...stored];
 }
 
