@@ -34,7 +34,8 @@ export async function moveDueBatches(ctx: AppContext, opts: { parallel?: number 
       if (taken.length === 0) return;
       const recovered = taken.filter((t) => t.recovered).length;
       if (recovered > 0) ctx.log.warn({ recovered }, 'scheduled batches taken again: their mover did not finish within its lease');
-      total += await moveBatches(ctx, taken, now);
+      const moved = await moveBatches(ctx, taken, now);
+      total += moved;
       await ctx.redis.zrem(ctx.keys.schedule().moving, ...taken.map((t) => t.member));
       if (taken.length < SCHEDULE_TIMING.batchesPerMove) return;
     }
