@@ -47,7 +47,7 @@ describe('a scheduled send', () => {
   it('is accepted, off the dispatch queues and without a webhook event until its sendAt, then queued at it, not before', async () => {
     const { orgId, key } = await orgWithPhone();
     await app.ctx.db.query(`INSERT INTO webhook_endpoints (id, org_id, url, event_types, secret) VALUES ($1, $2, 'https://example.com/h', $3, 'whsec_test')`, [
-      newId('webhook'),
+      newId('webhookEndpoint'),
       orgId,
       ['message.queued'],
     ]);
