@@ -6,8 +6,8 @@ import type { Figure } from '../lib/results.js';
 import { MAX_DAILY_LIMIT } from '../target/local-fixtures.js';
 import type { Scenario } from './scenario.js';
 
-/** Messages scheduled for the same due time: a million in full mode. */
-const FULL_MESSAGES = 1_000_000;
+/** Messages scheduled for the same due time: a million in full mode (BENCH_SCHEDULER_MESSAGES to change it). */
+const FULL_MESSAGES = Number(process.env.BENCH_SCHEDULER_MESSAGES ?? 1_000_000);
 const QUICK_MESSAGES = 5_000;
 /** POSTs in flight at once while scheduling (the bulk-send sweep's best is around this). */
 const POST_CONNECTIONS = 16;

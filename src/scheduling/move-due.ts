@@ -11,7 +11,7 @@ export const SCHEDULE_TIMING = {
   /** Batches one move takes: up to 10,000 messages in one statement. */
   batchesPerMove: 20,
   /** Moves running side by side in one process, so Postgres works while Redis answers and back. */
-  parallelMoves: 2,
+  parallelMoves: 4,
   /** A mover that has not finished a move in this time died: its batches are handed out again. */
   leaseMs: 60_000,
 } as const;
