@@ -8,6 +8,7 @@ import { expirePresence } from '../devices/presence.js';
 import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
 import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
+import { startScheduler } from '../scheduling/scheduler.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -25,6 +26,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
+  stoppers.push(await startScheduler(ctx));
   // Daily counts of send requests whose process died: refunded unless their batch committed;
   // counters seeded after Redis lost its data: raised by the sends that committed after the seed.
   const reservationRecovery = every(RESERVATION_SWEEP_MS, 'reservation-recovery', ctx.log, async () => {

@@ -5,7 +5,7 @@ export interface DispatchEntry {
   id: string;
   orgId: string;
   requestedDeviceId: string | null;
-  /** Enqueue order: the message's creation time, so a rebuilt queue keeps the original order. */
+  /** Enqueue order: the message's creation time (a scheduled one's sendAt), so a rebuilt queue keeps the original order. */
   score: number;
   /** What a phone needs to send it (dispatchMeta), kept beside the queue so a claim reads no Postgres. */
   meta: string;
@@ -47,6 +47,7 @@ export const toDispatchEntry = (m: MessageRow, avoid: DispatchFields['avoid'] = 
   id: m.id,
   orgId: m.orgId,
   requestedDeviceId: m.requestedDeviceId,
-  score: dispatchScore(m.createdAt.getTime(), m.priority),
+  // A scheduled message joins the queue when it is due, not when it was accepted days before.
+  score: dispatchScore((m.sendAt ?? m.createdAt).getTime(), m.priority),
   meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime(), avoid }),
 });

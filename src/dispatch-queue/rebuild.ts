@@ -5,22 +5,27 @@ import { toDispatchEntry } from './entries.js';
 import { enqueue } from './enqueue.js';
 import { dispatchBatch } from './dispatch-batch.js';
 import type { WorkSignals } from './work-signals.js';
+import { scheduleBatches } from '../scheduling/schedule.js';
 
 /**
- * Batches committed but never put on the dispatch queues (the API process died, or Redis was
- * down, between the commit and the enqueue). Idempotent: the enqueue skips what is there.
+ * Batches committed but never put on the dispatch queues, or on the schedule (the API process
+ * died, or Redis was down, between the commit and the enqueue). Idempotent: the enqueue skips
+ * what is there.
  */
 export async function reconcileBatches(ctx: Infrastructure, signals: WorkSignals): Promise<number> {
   let total = 0;
   for (;;) {
     const batchIds = await selectUndispatchedBatches(ctx.db, ctx.config.reconcileGraceMs, 50);
     if (batchIds.length === 0) return total;
-    const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status = 'queued'`, [batchIds]);
+    const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status IN ('queued', 'accepted')`, [batchIds]);
+    const messages = rows as MessageRow[];
+    // A scheduled batch goes on the schedule (src/scheduling/), which queues it when it is due.
+    await scheduleBatches(ctx, [...new Map(messages.filter((m) => m.status === 'accepted' && m.sendAt).map((m) => [m.batchId!, { batchId: m.batchId!, sendAt: m.sendAt! }])).values()]);
     await dispatchBatch(
       ctx,
       signals,
       batchIds,
-      (rows as MessageRow[]).map((r) => toDispatchEntry(r)),
+      messages.filter((m) => m.status === 'queued').map((r) => toDispatchEntry(r)),
     );
     total += rows.length;
     if (batchIds.length < 50) return total;

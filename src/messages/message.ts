@@ -39,6 +39,8 @@ export const MessageSchema = Type.Object({
   deliveredAt: NullableDateTime,
   failedAt: NullableDateTime,
   expiresAt: DateTime,
+  /** Beyond the spec (docs/decisions.md, "Scheduled sends"): when a scheduled send is queued; null when sent at once. */
+  sendAt: NullableDateTime,
 });
 export type Message = Static<typeof MessageSchema>;
 
@@ -76,13 +78,15 @@ export interface MessageRow {
   deliveredAt: Date | null;
   failedAt: Date | null;
   expiresAt: Date;
+  /** A scheduled send's due time (migration 029); null when it was queued at once. */
+  sendAt: Date | null;
 }
 
 const COLUMNS = `id, org_id AS "orgId", to_number AS "to", body, status, segments, encoding,
   device_id AS "deviceId", requested_device_id AS "requestedDeviceId", sim_subscription_id AS "simSubscriptionId",
   batch_id AS "batchId", resend_of_id AS "resendOfId", failure_code AS "failureCode", priority, created_at AS "createdAt",
   updated_at AS "updatedAt", claimed_at AS "claimedAt", sent_at AS "sentAt", delivered_at AS "deliveredAt",
-  failed_at AS "failedAt", expires_at AS "expiresAt"`;
+  failed_at AS "failedAt", expires_at AS "expiresAt", send_at AS "sendAt"`;
 
 export const MESSAGE_COLUMNS = COLUMNS;
 
@@ -124,15 +128,20 @@ export function toMessage(r: MessageRow): Message {
     deliveredAt: isoOrNull(r.deliveredAt),
     failedAt: isoOrNull(r.failedAt),
     expiresAt: isoOf(r.expiresAt),
+    sendAt: isoOrNull(r.sendAt),
   };
 }
 
 /** What the messages of one send share, timestamps already as the API writes them. */
-export type SharedFields = Pick<Message, 'body' | 'segments' | 'encoding' | 'requestedDeviceId' | 'simSubscriptionId' | 'batchId' | 'resendOfId' | 'createdAt' | 'expiresAt'>;
+export type SharedFields = Pick<Message, 'body' | 'segments' | 'encoding' | 'requestedDeviceId' | 'simSubscriptionId' | 'batchId' | 'resendOfId' | 'createdAt' | 'expiresAt'> & {
+  /** Absent in the idempotency answers stored before scheduled sends. */
+  sendAt?: string | null;
+};
 
 /**
- * The messages of a send as its 202 shows them, before any row is read back. A recipient with a
- * failureCode was refused at the send (an opted-out number): its message is created failed.
+ * The messages of a send as its 202 shows them, before any row is read back: `accepted` until
+ * their sendAt, else `queued`. A recipient with a failureCode was refused at the send (an
+ * opted-out number): its message is created failed.
  */
 export function acceptedMessages(f: SharedFields, recipients: { id: string; to: string; failureCode?: string }[]): Message[] {
   return recipients.map(
@@ -140,7 +149,7 @@ export function acceptedMessages(f: SharedFields, recipients: { id: string; to: 
       id: r.id,
       to: r.to,
       body: f.body,
-      status: r.failureCode === undefined ? 'queued' : 'failed',
+      status: r.failureCode !== undefined ? 'failed' : f.sendAt ? 'accepted' : 'queued',
       segments: f.segments,
       encoding: f.encoding,
       deviceId: null,
@@ -156,6 +165,7 @@ export function acceptedMessages(f: SharedFields, recipients: { id: string; to: 
       deliveredAt: null,
       failedAt: r.failureCode === undefined ? null : f.createdAt,
       expiresAt: f.expiresAt,
+      sendAt: f.sendAt ?? null,
     }),
   );
 }
@@ -173,7 +183,7 @@ export const messageJsonSql = (a: string) => `json_build_object(
   'simSubscriptionId', ${a}.sim_subscription_id, 'batchId', ${a}.batch_id, 'resendOfId', ${a}.resend_of_id,
   'failureCode', ${a}.failure_code, 'createdAt', ${isoSql(`${a}.created_at`)}, 'updatedAt', ${isoSql(`${a}.updated_at`)},
   'claimedAt', ${isoSql(`${a}.claimed_at`)}, 'sentAt', ${isoSql(`${a}.sent_at`)}, 'deliveredAt', ${isoSql(`${a}.delivered_at`)},
-  'failedAt', ${isoSql(`${a}.failed_at`)}, 'expiresAt', ${isoSql(`${a}.expires_at`)})`;
+  'failedAt', ${isoSql(`${a}.failed_at`)}, 'expiresAt', ${isoSql(`${a}.expires_at`)}, 'sendAt', ${isoSql(`${a}.send_at`)})`;
 
 export interface MessageEventRow {
   fromStatus: MessageStatus | null;

@@ -3,6 +3,7 @@ import { Int, Nullable, PathId, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { MESSAGE_STATUSES, MessageEventSchema, MessageSchema } from './message.js';
 import { AutoResendAttempts } from './auto-resend/policy.js';
+import { SendAtSchema, ValidForSchema } from '../scheduling/send-at.js';
 
 const Recipient = Text({ minLength: 1, maxLength: 32, errorMessage: 'each recipient must be a string of 1 to 32 characters' });
 
@@ -18,6 +19,10 @@ export const SendMessagesBody = Type.Object(
     priority: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('high')], { errorMessage: 'must be "normal" or "high"' })),
     /** Beyond the spec (docs/decisions.md): automatic resends of a retryable failure, instead of the organization's setting. */
     autoResend: Type.Optional(AutoResendAttempts),
+    /** Beyond the spec (docs/decisions.md, "Scheduled sends"): queued at this time, `accepted` until then. */
+    sendAt: Type.Optional(SendAtSchema),
+    /** Beyond the spec: seconds from when it is queued until it expires, instead of 24 hours. */
+    validFor: Type.Optional(ValidForSchema),
   },
   { additionalProperties: false },
 );

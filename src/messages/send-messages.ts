@@ -9,7 +9,7 @@ import { admitSend, SEND_TIMING, type Admission } from './admission.js';
 import { measureSms } from './encoding.js';
 import { normalizeRecipients } from './recipients.js';
 import { insertBatchMessages, type BatchFields } from './sql/insert-messages.js';
-import { insertBatch, findBatchByKey } from './sql/batches.js';
+import { insertBatch, findBatchByKey, markBatchesDispatched } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
 import { recordEvents } from '../events/record-events.js';
 import { acceptedMessages, toMessage, type Message } from './message.js';
@@ -17,6 +17,8 @@ import type { SendMessagesBody } from './schemas.js';
 import { batchMetaFormatter, dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
 import { OPTED_OUT, splitOptedOut } from '../opt-outs/split-opted-out.js';
 import { recordOptedOutCreation } from '../opt-outs/opted-out-messages.js';
+import { dueTime, lifetimeMs } from '../scheduling/send-at.js';
+import { scheduleBatches } from '../scheduling/schedule.js';
 
 export interface SendResult {
   batchId: string;
@@ -47,7 +49,10 @@ export interface AutomaticResend {
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
 function requestHash(body: SendRequest): string {
-  const canonical = JSON.stringify([body.to, body.body, body.deviceId ?? null, body.simSubscriptionId ?? null, body.resendOfId ?? null]);
+  const fields: unknown[] = [body.to, body.body, body.deviceId ?? null, body.simSubscriptionId ?? null, body.resendOfId ?? null];
+  // Only when present, so that a request without them keeps the hash it had before they existed.
+  if (body.sendAt !== undefined || body.validFor !== undefined) fields.push(body.sendAt === undefined ? null : Date.parse(body.sendAt), body.validFor ?? null);
+  const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -61,9 +66,12 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   const step = await admitAndCommit(ctx, orgId, body, idempotencyKey);
   if (step.kind === 'answered') return step.result;
   const { batch, admission } = step;
-  await ctx.dispatch.dispatchBatch([batch.fields.batchId], batch.entries).catch((err: unknown) => {
+  const { batchId, sendAt } = batch.fields;
+  // A scheduled batch goes on the schedule instead of the queues (src/scheduling/), then counts as handed over.
+  const handOver = sendAt ? scheduleBatches(ctx, [{ batchId, sendAt }]).then(() => markBatchesDispatched(ctx.db, [batchId])) : ctx.dispatch.dispatchBatch([batchId], batch.entries);
+  await handOver.catch((err: unknown) => {
     // Durable but not on a queue yet: the reconciler dispatches the batch; the client still gets its 202.
-    ctx.log.warn({ err, batchId: batch.fields.batchId }, 'dispatch deferred to the reconciler');
+    ctx.log.warn({ err, batchId }, 'dispatch deferred to the reconciler');
   });
   const result: SendResult = { batchId: batch.fields.batchId, messages: batch.messages };
   await admission.complete(storedAnswer(batch)).catch((err: unknown) => ctx.log.warn({ err }, 'idempotency record not stored'));
@@ -86,6 +94,7 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
   const recipients = normalizeRecipients(body.to, org.defaultCountry);
   // Opted-out recipients are created failed (opted_out): not counted, not queued, no phone needed.
   const { optedOut, sendable } = await splitOptedOut(ctx.db, orgId, recipients, body.optOutReply === 'stop');
+  const sendAt = dueTime(body.sendAt, ctx.clock.now());
   const hash = requestHash(body);
   const batchId = newId('batch');
   const answered = (result: SendResult): SendStep => ({ kind: 'answered', result });
@@ -112,7 +121,7 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
       return answered(replay);
     }
     if (sendable > 0) await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
-    const batch = prepareBatch(ctx, { orgId, autoResendAttempts: org.autoResendAttempts }, body, recipients, batchId, optedOut);
+    const batch = prepareBatch(ctx, { orgId, autoResendAttempts: org.autoResendAttempts }, body, recipients, batchId, { optedOut, sendAt });
     if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt))) {
       // Another request with this key committed first (one that took the key over, or the slow one it took over from).
       const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
@@ -141,17 +150,25 @@ export interface PreparedBatch {
  * The hot part of a 500-recipient send: per recipient, only its id and number differ, so the
  * shared JSON and timestamps are formatted once and each message is one object literal.
  */
-function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts: number }, body: SendRequest, to: string[], batchId: string, optedOut: ReadonlySet<string>): PreparedBatch {
+function prepareBatch(
+  ctx: AppContext,
+  org: { orgId: string; autoResendAttempts: number },
+  body: SendRequest,
+  to: string[],
+  batchId: string,
+  { optedOut, sendAt }: { optedOut: ReadonlySet<string>; sendAt: Date | null },
+): PreparedBatch {
   const { orgId } = org;
   const { automatic } = body;
   const measure = measureSms(body.body);
   const now = new Date(ctx.clock.now());
-  const ttlEnd = now.getTime() + ctx.config.messageTtlSeconds * 1000;
+  // Its lifetime counts from when it is queued: its sendAt when scheduled.
+  const ttlEnd = (sendAt ?? now).getTime() + lifetimeMs(body.validFor, ctx.config.messageTtlSeconds);
   const expiresAt = new Date(automatic ? Math.min(ttlEnd, automatic.expiresAt.getTime()) : ttlEnd);
   const fields: BatchFields = {
     orgId,
     body: body.body,
-    status: 'queued',
+    status: sendAt ? 'accepted' : 'queued',
     segments: measure.segments,
     encoding: measure.encoding,
     requestedDeviceId: body.deviceId ?? null,
@@ -163,6 +180,7 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
     autoResend: automatic !== undefined,
     createdAt: now,
     expiresAt,
+    sendAt,
   };
   const ids = newIds('message', to.length);
   const created = now.toISOString();
@@ -170,8 +188,9 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
   const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
   const score = dispatchScore(now.getTime(), fields.priority);
   const recipients = to.map((number, i) => (optedOut.has(number) ? { id: ids[i]!, to: number, failureCode: OPTED_OUT } : { id: ids[i]!, to: number }));
-  const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires }, recipients);
-  const queued = optedOut.size === 0 ? recipients : recipients.filter((r) => !('failureCode' in r));
+  const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires, sendAt: sendAt?.toISOString() ?? null }, recipients);
+  // A scheduled batch is queued when due (src/scheduling/); an opted-out recipient never is.
+  const queued = sendAt ? [] : optedOut.size === 0 ? recipients : recipients.filter((r) => !('failureCode' in r));
   const entries = queued.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
   const creation = automatic
     ? { source: 'system' as const, code: 'auto_resend' }
@@ -183,7 +202,7 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
   return { fields, recipients, messages, entries, creation };
 }
 
-type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend'> & { createdAt: string; expiresAt: string };
+type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'sendAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend'> & { createdAt: string; expiresAt: string; sendAt?: string | null };
 
 /**
  * What an idempotency key keeps for 24 hours: the shared fields once and the ids and numbers,
@@ -198,9 +217,9 @@ interface StoredAnswer {
 }
 
 function storedAnswer(batch: PreparedBatch): string {
-  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, createdAt, expiresAt, ...rest } = batch.fields;
+  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, createdAt, expiresAt, sendAt, ...rest } = batch.fields;
   const answer: StoredAnswer = {
-    f: { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() },
+    f: { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), ...(sendAt ? { sendAt: sendAt.toISOString() } : {}) },
     ids: batch.recipients.map((r) => r.id),
     to: batch.recipients.map((r) => r.to),
   };
@@ -236,18 +255,17 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     // them, and an automatic resend's, to say so (source system, code auto_resend).
     const optedOut = await recordOptedOutCreation(tx, batch.recipients, batch.creation?.source ?? 'api', fields.createdAt);
     if (batch.creation) {
-      await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, code, at) SELECT unnest($1::text[]), NULL, 'queued', $2, $3, $4`, [
+      await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, code, at) SELECT unnest($1::text[]), NULL, $5, $2, $3, $4`, [
         (optedOut === 0 ? batch.recipients : batch.recipients.filter((r) => r.failureCode === undefined)).map((r) => r.id),
         batch.creation.source,
         batch.creation.code,
         fields.createdAt,
+        fields.status,
       ]);
     }
-    await recordEvents(
-      tx,
-      fields.orgId,
-      batch.messages.map((m) => ({ type: m.status === 'failed' ? 'message.failed' : 'message.queued', data: () => m })),
-    );
+    // The spec has no event for `accepted`: a scheduled message's `message.queued` comes when it is due.
+    const events = batch.messages.filter((m) => m.status !== 'accepted').map((m) => ({ type: m.status === 'failed' ? ('message.failed' as const) : ('message.queued' as const), data: () => m }));
+    if (events.length > 0) await recordEvents(tx, fields.orgId, events);
     const elapsedMs = ctx.clock.now() - admittedAt;
     if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);
     return true;

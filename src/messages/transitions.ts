@@ -8,17 +8,19 @@ import { newIds } from '../ids/ids.js';
  * sweep, two phones) cannot both move a message: the loser's change simply matches no row.
  */
 export const ALLOWED_FROM: Record<MessageStatus, readonly MessageStatus[]> = {
-  // In the spec's list of statuses, but never stored: a send is written `queued` (migration 024).
+  // Only a scheduled send is written `accepted` (src/scheduling/); every other send is written `queued`.
   accepted: [],
-  // A claim withdrawn before the phone acknowledged `sending` (dispatch/withdraw-jobs.ts).
-  queued: ['claimed'],
+  // A scheduled message due (src/scheduling/move-due.ts); a claim withdrawn before the phone
+  // acknowledged `sending` (dispatch/withdraw-jobs.ts).
+  queued: ['accepted', 'claimed'],
   claimed: ['queued'],
   sending: ['claimed'],
   sent: ['sending'],
   delivered: ['sent'],
   failed: ['queued', 'claimed', 'sending', 'sent'],
-  expired: ['queued'],
-  cancelled: ['queued'],
+  // A scheduled message can no longer be sent in time when it is due (its mover was down past its expiry).
+  expired: ['queued', 'accepted'],
+  cancelled: ['queued', 'accepted'],
   unknown: ['claimed', 'sending'],
 };
 

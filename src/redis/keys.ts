@@ -36,6 +36,14 @@ export function redisKeys(prefix: string) {
       byAddress: `${prefix}:{signin}:addr:${address}`,
       byEmail: `${prefix}:{signin}:email:${emailHash}`,
     }),
+    /**
+     * Scheduled sends (src/scheduling/): `due`, the batches waiting for their sendAt (member batch
+     * id, score sendAt ms), and `moving`, those a mover took (member `<batchId>:<sendAt ms>`,
+     * score the end of its lease). One hash tag: lua/takeDueBatches-2.lua moves between them.
+     */
+    schedule: () => ({ due: `${prefix}:{sched}:due`, moving: `${prefix}:{sched}:moving` }),
+    /** Marker written after the schedule was rebuilt from Postgres; its absence means Redis lost data. */
+    scheduleBuilt: () => `${prefix}:schedule-built`,
     /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
     queuesBuilt: () => `${prefix}:queues-built`,
     deviceChannel: () => `${prefix}:device-events`,

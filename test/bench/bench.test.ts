@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages'];
+const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages', 'scheduler'];
 
 interface Run {
   code: number | null;
@@ -72,6 +72,9 @@ describe('npm run bench --quick (every scenario against a local server, small sc
       'parse.smsPerSecond',
       'dashboard-pages.large.first-page.p99',
       'dashboard-pages.small.overview.p50',
+      'scheduler.dueToQueued.p99',
+      'scheduler.redisBytesPerWaitingBatch',
+      'scheduler.indexBytesPerWaitingMessage',
     ]) {
       expect(byKey.get(key), key).toBeDefined();
     }

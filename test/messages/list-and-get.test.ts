@@ -152,7 +152,7 @@ describe('GET /v1/messages', () => {
   });
 });
 
-/** The spec's Message table: every field, always present, with its type. */
+/** The spec's Message table: every field, always present, with its type (and the one field beyond it). */
 const MESSAGE_FIELDS: Record<string, (v: unknown) => boolean> = {
   id: (v) => typeof v === 'string',
   to: (v) => typeof v === 'string' && /^\+[1-9]\d{6,14}$/.test(v),
@@ -173,6 +173,8 @@ const MESSAGE_FIELDS: Record<string, (v: unknown) => boolean> = {
   deliveredAt: (v) => v === null || isDateTime(v),
   failedAt: (v) => v === null || isDateTime(v),
   expiresAt: isDateTime,
+  // Beyond the spec (docs/decisions.md, "Scheduled sends"): null unless the send had a sendAt.
+  sendAt: (v) => v === null || isDateTime(v),
 };
 
 function isDateTime(v: unknown): boolean {

@@ -19,6 +19,9 @@ export interface Message {
   updatedAt: string;
   resendOfId: string | null;
   batchId: string | null;
+  expiresAt: string;
+  /** A scheduled send's due time (beyond the spec); null when sent at once. */
+  sendAt: string | null;
 }
 interface Event {
   fromStatus: string | null;
@@ -39,6 +42,7 @@ const ROUTING_CODES: Record<string, string> = {
   phone_silent: 'withdrawn: the phone went silent; another phone gets it first',
   phone_limited: "withdrawn: the phone hit Android's SMS limit; another phone gets it first",
   auto_resend: 'an automatic resend of a failed message',
+  scheduled: 'its scheduled time came',
   sim_requested: 'the SIM the send named',
   sim_on_net: "a SIM on the recipient's network",
   sim_default: "the phone's default SIM",
@@ -194,6 +198,18 @@ export function MessageDetail(p: { id: string }) {
         </dd>
         <dt>Phone</dt>
         <dd>{m.deviceId ?? 'not claimed yet'}</dd>
+        {m.sendAt && (
+          <>
+            <dt>Scheduled for</dt>
+            <dd>
+              <Time at={m.sendAt} />
+            </dd>
+          </>
+        )}
+        <dt>Expires</dt>
+        <dd>
+          <Time at={m.expiresAt} />
+        </dd>
         {m.resendOfId && (
           <>
             <dt>{m.events[0]?.code === 'auto_resend' ? 'Automatic resend of' : 'Resend of'}</dt>

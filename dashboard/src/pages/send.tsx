@@ -34,6 +34,9 @@ export function Send() {
   const [devices, setDevices] = useState<Device[]>([]);
   const [deviceId, setDeviceId] = useState('');
   const [sim, setSim] = useState('');
+  // Empty: now. A datetime-local value is the browser's local time, sent as an instant.
+  const [sendAt, setSendAt] = useState('');
+  const [validFor, setValidFor] = useState('');
   const [sent, setSent] = useState<Sent[] | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -90,11 +93,13 @@ export function Send() {
         const req: Record<string, unknown> = { to, body };
         if (deviceId) req.deviceId = deviceId;
         if (deviceId && sim) req.simSubscriptionId = Number(sim);
+        if (sendAt) req.sendAt = new Date(sendAt).toISOString();
+        if (validFor) req.validFor = Number(validFor) * 60;
         const r = await api.post<{ messages: Sent[] }>('/v1/messages', req, { 'idempotency-key': `${batch}-${i / CHUNK}` });
         out.push(...r.messages);
         setSent([...out]);
       }
-      notify.success(`${out.length} message${out.length > 1 ? 's' : ''} accepted for sending.`);
+      notify.success(`${out.length} message${out.length > 1 ? 's' : ''} ${sendAt ? `scheduled for ${new Date(sendAt).toLocaleString()}` : 'accepted for sending'}.`);
     } catch (err) {
       notify.error(err);
     } finally {
@@ -194,6 +199,14 @@ export function Send() {
               )}
             </Field>
           )}
+        </div>
+        <div class="row">
+          <Field label="Send at" hint="Empty: now. Up to 30 days ahead; the messages wait as accepted until then, and can be cancelled.">
+            {(id) => <input id={id} type="datetime-local" value={sendAt} onInput={(e) => setSendAt(e.currentTarget.value)} />}
+          </Field>
+          <Field label="Valid for (minutes)" hint="Empty: 24 hours. A message no phone could send in this time expires (one-time codes).">
+            {(id) => <input id={id} type="number" min={1} max={1440} step={1} value={validFor} onInput={(e) => setValidFor(e.currentTarget.value)} />}
+          </Field>
         </div>
         <button class="primary" type="submit" disabled={busy || checking || good.length === 0 || !body}>
           Send to {good.length} recipient{good.length === 1 ? '' : 's'}

@@ -18,6 +18,7 @@ export interface MessageDetailRow {
   id: string;
   orgId: string;
   createdAt: string;
+  status: MessageStatus;
   messageJson: string;
   storedEvents: MessageEventJson[];
 }
@@ -32,7 +33,7 @@ export interface MessageDetailRow {
 export async function selectMessageDetails(db: Queryable, ids: string[]): Promise<(MessageDetailRow | undefined)[]> {
   const { rows } = await db.query({
     name: 'select-message-details',
-    text: `SELECT m.id, m.org_id AS "orgId", ${isoSql('m.created_at')} AS "createdAt", ${messageJsonSql('m')}::text AS "messageJson",
+    text: `SELECT m.id, m.org_id AS "orgId", ${isoSql('m.created_at')} AS "createdAt", m.status, ${messageJsonSql('m')}::text AS "messageJson",
        (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = m.id) AS "storedEvents"
      FROM messages m WHERE m.id = ANY($1::text[])`,
     values: [ids],
@@ -43,16 +44,20 @@ export async function selectMessageDetails(db: Queryable, ids: string[]): Promis
 
 export type MessageEventJson = Omit<MessageEventRow, 'at'> & { at: string };
 
-/** The timeline as the API shows it: the creation entry, implied by the row, then the stored ones. */
-export function timelineOf(createdAt: string, stored: MessageEventJson[]): MessageEventJson[] {
-  // A stored creation entry (a member's send, an automatic resend, an opted-out recipient's message created failed) stands for itself.
-  if (stored.some((e) => e.toStatus === 'queued' || e.fromStatus === null)) return stored;
-  return [{ fromStatus: null, toStatus: 'queued', source: 'api', code: null, deviceId: null, at: createdAt }, ...stored];
+/**
+ * The timeline as the API shows it: the creation entry, implied by the row unless it was stored
+ * (a member's send, an automatic resend, an opted-out recipient's message created failed), then the stored ones. The creation entered the status
+ * the first stored change left (`accepted` for a scheduled send), else the message's status.
+ */
+export function timelineOf(createdAt: string, status: MessageStatus, stored: MessageEventJson[]): MessageEventJson[] {
+  if (stored.some((e) => e.fromStatus === null)) return stored;
+  const created = stored[0]?.fromStatus ?? status;
+  return [{ fromStatus: null, toStatus: created, source: 'api', code: null, deviceId: null, at: createdAt }, ...stored];
 }
 
 /** The body of GET /v1/messages/{id}: the Message's JSON with its timeline added. */
 export function messageDetailJson(row: MessageDetailRow): string {
-  return `${row.messageJson.slice(0, row.messageJson.lastIndexOf('}'))}, "events" : ${JSON.stringify(timelineOf(row.createdAt, row.storedEvents))}}`;
+  return `${row.messageJson.slice(0, row.messageJson.lastIndexOf('}'))}, "events" : ${JSON.stringify(timelineOf(row.createdAt, row.status, row.storedEvents))}}`;
 }
 
 export async function selectMessagesByIds(db: Queryable, ids: string[]): Promise<MessageRow[]> {
