@@ -18,6 +18,8 @@ export const SendMessagesBody = Type.Object(
     priority: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('high')], { errorMessage: 'must be "normal" or "high"' })),
     /** Beyond the spec (docs/decisions.md): automatic resends of a retryable failure, instead of the organization's setting. */
     autoResend: Type.Optional(AutoResendAttempts),
+    /** Beyond the spec (docs/decisions.md, "Send windows"): true sends at once, whatever the send windows say. */
+    ignoreSendWindows: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   },
   { additionalProperties: false },
 );

@@ -40,7 +40,11 @@ export interface AutomaticResend {
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
 function requestHash(body: SendRequest): string {
-  const canonical = JSON.stringify([body.to, body.body, body.deviceId ?? null, body.simSubscriptionId ?? null, body.resendOfId ?? null]);
+  const fields: unknown[] = [body.to, body.body, body.deviceId ?? null, body.simSubscriptionId ?? null, body.resendOfId ?? null];
+  // Sending at night or in the morning is another request; added only when set, so the hashes
+  // of requests without it (held for 24 hours) stay what they were.
+  if (body.ignoreSendWindows === true) fields.push({ ignoreSendWindows: true });
+  const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -151,6 +155,7 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
     priority: body.priority === 'high' ? 1 : 0,
     autoResendsLeft: automatic ? automatic.resendsLeft : (body.autoResend ?? org.autoResendAttempts),
     autoResend: automatic !== undefined,
+    ignoreSendWindows: body.ignoreSendWindows === true,
     createdAt: now,
     expiresAt,
   };
@@ -158,7 +163,7 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
   const created = now.toISOString();
   const expires = expiresAt.toISOString();
   const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
-  const score = dispatchScore(now.getTime(), fields.priority);
+  const score = dispatchScore(now.getTime(), fields.priority, fields.ignoreSendWindows);
   const recipients = to.map((number, i) => ({ id: ids[i]!, to: number }));
   const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires }, recipients);
   const entries = recipients.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
@@ -166,7 +171,7 @@ function prepareBatch(ctx: AppContext, org: { orgId: string; autoResendAttempts:
   return { fields, recipients, messages, entries, creation };
 }
 
-type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend'> & { createdAt: string; expiresAt: string };
+type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend' | 'ignoreSendWindows'> & { createdAt: string; expiresAt: string };
 
 /**
  * What an idempotency key keeps for 24 hours: the shared fields once and the ids and numbers,
@@ -179,7 +184,7 @@ interface StoredAnswer {
 }
 
 function storedAnswer(batch: PreparedBatch): string {
-  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, createdAt, expiresAt, ...rest } = batch.fields;
+  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, ignoreSendWindows: _iw, createdAt, expiresAt, ...rest } = batch.fields;
   const answer: StoredAnswer = {
     f: { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() },
     ids: batch.recipients.map((r) => r.id),

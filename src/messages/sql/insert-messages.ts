@@ -18,6 +18,8 @@ export interface BatchFields {
   autoResendsLeft: number;
   /** The messages are an automatic resend of resendOfId. */
   autoResend: boolean;
+  /** The send ignores the send windows (migration 030). */
+  ignoreSendWindows?: boolean;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -30,8 +32,9 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
   await db.query({
     name: 'insert-batch-messages',
     text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
-       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend)
-     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16
+       sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend,
+       ignore_send_windows)
+     SELECT t.id, $3, t.to_number, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16, $17
      FROM unnest($1::text[], $2::text[]) AS t(id, to_number)`,
     values: [
       recipients.map((r) => r.id),
@@ -50,6 +53,7 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       f.priority,
       f.autoResendsLeft,
       f.autoResend,
+      f.ignoreSendWindows ?? false,
     ],
   });
 }
