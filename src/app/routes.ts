@@ -15,6 +15,7 @@ import { pairingRoutes } from '../devices/pairing-routes.js';
 import { pacingRoutes } from '../devices/pacing-routes.js';
 import { messageDashboardRoutes } from '../messages/dashboard-routes.js';
 import { overviewRoutes } from '../overview/routes.js';
+import { sendWindowsRoutes } from '../send-windows/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
@@ -33,6 +34,7 @@ export function apiRoutes(ctx: AppContext): AnyRoute[] {
     ...pacingRoutes(ctx),
     ...messageDashboardRoutes(ctx),
     ...overviewRoutes(ctx),
+    ...sendWindowsRoutes(ctx),
   ];
   return [...routes, openApiRoute(routes)];
 }

@@ -9,6 +9,9 @@ import { findOrganization, updateOrganization, type Organization } from './org-s
 import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../messages/auto-resend/policy.js';
 import { CarriersSchema, carriersOf, carriersProblem } from './carriers.js';
 import { syncOrgDeviceStates } from '../devices/device-state.js';
+import { SendWindowsSetting } from '../send-windows/windows.js';
+import { checkedSendWindows, orgSendWindowsChanged } from '../send-windows/settings.js';
+import { updateOrgSendWindows } from '../send-windows/sql/update-org-send-windows.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -22,6 +25,8 @@ const UpdateOrganizationBody = Type.Object(
     autoResend: Type.Optional(AutoResendSetting),
     /** The networks for carrier-aware routing; null: back to the default (Madagascar's). */
     carriers: Type.Optional(Nullable(CarriersSchema)),
+    /** Beyond the spec (docs/decisions.md, "Send windows"): when phones send; null: at any hour. */
+    sendWindows: Type.Optional(SendWindowsSetting),
   },
   { additionalProperties: false },
 );
@@ -36,6 +41,7 @@ const settingsView = (o: Organization) => ({
   autoResend: { attempts: o.autoResendAttempts, failureCodes: o.autoResendCodes ?? DEFAULT_RESEND_CODES },
   carriers: carriersOf(o.carriers),
   carriersAreDefault: o.carriers === null,
+  sendWindows: o.sendWindows,
   updatedAt: o.updatedAt,
 });
 
@@ -68,13 +74,21 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
         if (never) throw errors.invalid(`autoResend.failureCodes: ${never} is never resent (a resend could only fail the same way, or send what must not be sent)`);
         const carriersWrong = req.body.carriers ? carriersProblem(req.body.carriers) : null;
         if (carriersWrong) throw errors.invalid(carriersWrong);
-        const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
+        const { sendWindows: givenWindows, ...settings } = req.body;
+        const sendWindows = givenWindows === undefined ? undefined : checkedSendWindows(givenWindows, 'sendWindows');
+        const org = await updateOrganization(ctx.db, req.principal.orgId, settings).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;
         });
         if (!org) throw errors.notFound('organization');
         // The phones' dispatch states hold the prefix table and their SIMs' networks.
         if (req.body.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
+        // Send windows: their own statement, then the phones' open times anew (src/send-windows).
+        if (sendWindows !== undefined) {
+          await updateOrgSendWindows(ctx.db, org.id, sendWindows);
+          org.sendWindows = sendWindows;
+          await orgSendWindowsChanged(ctx, org.id);
+        }
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'organization.updated', target: org.id, detail: { ...req.body } });
         return { status: 200, body: settingsView(org) };
       },
