@@ -29,7 +29,7 @@
           coolUntil: ms until which a phone that hit Android's limit takes nothing; nets: its
           SIMs on a known network, `sim=carrier,…`, the default first; prefixes: the
           organization's table, `+26132=orange,…`; open: '' when no windows apply, else
-          `<horizon>|<start>-<end>,…`, the open times in ms up to the horizon)
+          `<from>-<horizon>|<start>-<end>,…`, the open times in ms between from and the horizon)
   KEYS[5] the claiming set (sorted set: message id -> claim time ms)
   KEYS[6] the organization's sending phones by network (sorted set, score 0: `<carrier>|<deviceId>`)
 
@@ -53,7 +53,7 @@
        the send windows open (a minute at most: the windows may change meanwhile)
     0  nothing claimed because pacing is spent, or the phone cools down after Android's limit;
        retryAfterMs says when the oldest parts leave, or when the cool-down ends
-   -1  no device state in Redis, or its open times end before now: the caller loads it from
+   -1  no device state in Redis, or its open times do not cover now: the caller loads it from
        Postgres and calls again
    -2  the device is revoked
    -3  the device takes no new messages (outbound disabled or draining)
@@ -80,9 +80,9 @@ local offNetWait = tonumber(ARGV[7])
 -- Outside the send windows, closedUntil is when they open next (the horizon if not before it).
 local closedUntil = 0
 if state[11] ~= '' then
-  local horizon, times = string.match(state[11], '^(%d+)|(.*)$')
+  local from, horizon, times = string.match(state[11], '^(%d+)-(%d+)|(.*)$')
   horizon = tonumber(horizon)
-  if horizon <= now then return {-1, 0} end
+  if now < tonumber(from) or horizon <= now then return {-1, 0} end
   closedUntil = horizon
   for s, e in string.gmatch(times, '(%d+)-(%d+)') do
     s, e = tonumber(s), tonumber(e)

@@ -154,15 +154,17 @@ export const SEND_WINDOWS_HORIZON_MS = 8 * DAY_MS;
 /**
  * A phone's open times as its dispatch state holds them (`open`, read by lua/claimJobs-6.lua):
  * '' when neither its organization nor the phone has windows (open at any hour); else
- * `<horizon ms>|<start>-<end>,…`, the times up to the horizon when all of them are open.
+ * `<from>-<horizon>|<start>-<end>,…` (ms): between from and the horizon, the times when all of
+ * them are open. A claim outside from–horizon has the state loaded anew.
  */
 export function encodeOpenTimes(sets: (SendWindows | null)[], now: number): string {
   const present = sets.filter((s): s is SendWindows => s !== null);
   if (present.length === 0) return '';
-  const horizon = now + SEND_WINDOWS_HORIZON_MS;
   // From an hour back: another process whose clock runs a little behind reads them too.
-  const open = present.map((s) => openIntervals(s, now - 3_600_000, horizon)).reduce(intersect);
-  return `${horizon}|${open.map(([s, e]) => `${s}-${e}`).join(',')}`;
+  const from = now - 3_600_000;
+  const horizon = now + SEND_WINDOWS_HORIZON_MS;
+  const open = present.map((s) => openIntervals(s, from, horizon)).reduce(intersect);
+  return `${from}-${horizon}|${open.map(([s, e]) => `${s}-${e}`).join(',')}`;
 }
 
 /** Whether the set is open at `ms` (null: no windows, always open). */

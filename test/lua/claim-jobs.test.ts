@@ -285,7 +285,7 @@ describe('lua/claimJobs: send windows', () => {
   const MIN = 60_000;
   // Open from 10 minutes ago to 20 minutes from now, and again an hour later; worked out up to a day ahead.
   const horizon = NOW + 86_400_000;
-  const closedNow = `${horizon}|${NOW + 30 * MIN}-${NOW + 90 * MIN},${NOW + 3 * 60 * MIN}-${NOW + 4 * 60 * MIN}`;
+  const closedNow = `${NOW - MIN}-${horizon}|${NOW + 30 * MIN}-${NOW + 90 * MIN},${NOW + 3 * 60 * MIN}-${NOW + 4 * 60 * MIN}`;
   const iwMeta = (to: string) => JSON.stringify({ to, body: 'code', seg: 1, sim: null, dev: null, exp: HOUR, iw: 1 });
   const IW = -IGNORE_WINDOWS_LEAD_MS; // an entry queued ten years ahead, as entries.ts scores it
 
@@ -325,13 +325,14 @@ describe('lua/claimJobs: send windows', () => {
     expect(await claim('qc', 5, NOW)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm' }] });
     await windowed('qd', closedNow, [['m', 0, meta('+1', 1, HOUR)]]);
     expect(await claim('qd', 5, horizon)).toEqual({ kind: 'deviceStateMissing' });
+    expect(await claim('qd', 5, NOW - MIN - 1)).toEqual({ kind: 'deviceStateMissing' }); // worked out by a clock ahead of this one
     expect(await redis.zcard(key('qqd'))).toBe(1);
     await redis.hdel(key('stateqd'), 'open'); // written before send windows
     expect(await claim('qd', 5, NOW)).toEqual({ kind: 'deviceStateMissing' });
   });
 
   it('with no opening before the horizon, comes back in a minute', async () => {
-    await windowed('qe', `${horizon}|`, [['m', 0, meta('+1', 1, HOUR)]]);
+    await windowed('qe', `${NOW}-${horizon}|`, [['m', 0, meta('+1', 1, HOUR)]]);
     expect(await claim('qe', 5)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 60_000 });
   });
 });
