@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/pool.js';
-import type { SendWindows } from '../send-windows/windows.js';
 
 /** A devices row as selected by DEVICE_COLUMNS. */
 export interface DeviceRow {
@@ -26,7 +25,6 @@ export interface DeviceRow {
   defaultSmsAppReportedAt: Date | null;
   pacingPerMinute: number | null;
   simDailyCap: number | null;
-  sendWindows: SendWindows | null;
 }
 
 export const DEVICE_COLUMNS = `id, org_id AS "orgId", name, model, created_at AS "createdAt", revoked_at AS "revokedAt",
@@ -36,7 +34,7 @@ export const DEVICE_COLUMNS = `id, org_id AS "orgId", name, model, created_at AS
   draining, default_sim_subscription_id AS "defaultSimSubscriptionId", socket_connected AS "socketConnected",
   socket_changed_at AS "socketChangedAt", default_sms_app AS "defaultSmsApp",
   default_sms_app_reported_at AS "defaultSmsAppReportedAt", pacing_per_minute AS "pacingPerMinute",
-  sim_daily_cap AS "simDailyCap", send_windows AS "sendWindows"`;
+  sim_daily_cap AS "simDailyCap"`;
 
 export interface SimRow {
   deviceId: string;

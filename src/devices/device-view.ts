@@ -50,7 +50,6 @@ export function toDevice(row: DeviceRow, sims: SimRow[], queueDepth: number, con
     socket: { connected: row.socketConnected, lastChangedAt: iso(row.socketChangedAt) },
     inbound: inboundCapability(row, config.inboundFreshnessSeconds, now),
     sims: sims.map(toSimCard),
-    sendWindows: row.sendWindows,
   };
 }
 

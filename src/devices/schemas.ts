@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../http/schema-kit.js';
 import { PhoneDateTime } from '../dispatch/phone-time.js';
 import { ClockSkewWarningSchema } from '../dispatch/clock.js';
-import { SendWindowsSchema, SendWindowsSetting } from '../send-windows/windows.js';
 
 /** The resources and bodies of the devices domain: /v1/devices and the phone's /device/v1. */
 
@@ -53,8 +52,6 @@ export const DeviceSchema = Type.Object({
   socket: Type.Object({ connected: Type.Boolean(), lastChangedAt: NullableDateTime }),
   inbound: InboundCapabilitySchema,
   sims: Type.Array(SimCardSchema),
-  /** Beyond the spec (docs/decisions.md, "Send windows"): the phone's own send windows; null: its organization's alone. */
-  sendWindows: Nullable(SendWindowsSchema),
 });
 export type Device = Static<typeof DeviceSchema>;
 
@@ -69,10 +66,8 @@ export const UpdateDeviceBody = Type.Object(
     draining: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
     outboundEnabled: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
     defaultSimSubscriptionId: Type.Optional(Type.Union([SimId, Type.Null()], { errorMessage: `must be an integer from 0 to ${SimId.maximum}, or null` })),
-    /** Beyond the spec: the phone's own send windows, within its organization's; null: none of its own. */
-    sendWindows: Type.Optional(SendWindowsSetting),
   },
-  { additionalProperties: false, errorMessage: 'allowed fields are name, draining, outboundEnabled, defaultSimSubscriptionId, sendWindows' },
+  { additionalProperties: false, errorMessage: 'allowed fields are name, draining, outboundEnabled, defaultSimSubscriptionId' },
 );
 export type UpdateDeviceBody = Static<typeof UpdateDeviceBody>;
 

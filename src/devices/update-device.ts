@@ -5,6 +5,7 @@ import { checkedSendWindows, deviceSendWindowsChanged } from '../send-windows/se
 import { getDevice } from './device-view.js';
 import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';
+import type { SendWindows } from '../send-windows/windows.js';
 
 /** What PATCH may change, plus the pacing limits only the operator sets (CLI `device update`). */
 export type DeviceChanges = UpdateDeviceBody & {
@@ -12,6 +13,8 @@ export type DeviceChanges = UpdateDeviceBody & {
   pacingPerMinute?: number | null;
   /** Segments a day per SIM (carrier limits); null: no cap. */
   simDailyCap?: number | null;
+  /** The phone's own send windows, within its organization's (src/send-windows); null: none of its own. */
+  sendWindows?: SendWindows | null;
 };
 
 const COLUMN_OF: Record<keyof DeviceChanges, string> = {

@@ -3,6 +3,7 @@ import { errors } from '../errors/errors.js';
 import { syncDeviceState, syncOrgDeviceStates } from '../devices/device-state.js';
 import { normalizeSendWindows, sendWindowsProblem, type SendWindows } from './windows.js';
 import { updateOrgSendWindows } from './sql/update-org-send-windows.js';
+import { parseSendWindowsText, SEND_WINDOW_EXAMPLE } from './text.js';
 
 /** A window set as given, checked (400 naming the field under `field`) and in its stored form. */
 export function checkedSendWindows(w: SendWindows | null, field: string): SendWindows | null {
@@ -25,6 +26,24 @@ export async function orgSendWindowsChanged(ctx: AppContext, orgId: string): Pro
 export async function deviceSendWindowsChanged(ctx: AppContext, orgId: string, deviceId: string): Promise<void> {
   await syncDeviceState(ctx, deviceId);
   await ctx.dispatch.signalWork([{ orgId, requestedDeviceId: deviceId }]);
+}
+
+/**
+ * `--send-window TEXT|none` of the CLI: undefined when not given; a text that does not read, or
+ * a window the server would refuse, is an Error for `usage` to wrap (the CLI's UsageError).
+ */
+export function sendWindowsOption(value: unknown, usage: (message: string) => Error): SendWindows | null | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw usage(`--send-window takes one text, e.g. '${SEND_WINDOW_EXAMPLE}', or none`);
+  let parsed: SendWindows | null;
+  try {
+    parsed = parseSendWindowsText(value);
+  } catch (err) {
+    throw usage(`--send-window: ${(err as Error).message}`);
+  }
+  const problem = parsed && sendWindowsProblem(parsed, 'sendWindows');
+  if (problem) throw usage(`--send-window: ${problem}`);
+  return parsed && normalizeSendWindows(parsed);
 }
 
 /** PUT /v1/send-windows and the CLI: the organization's windows, checked, stored, mirrored. */

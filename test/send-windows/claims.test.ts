@@ -102,9 +102,9 @@ describe('send windows: when queued messages go', () => {
     const other = await insertTestDevice(app.ctx, orgId);
     // 12:00 to 14:00 in Paris (UTC+1 in November): 14:00 to 16:00 in Antananarivo.
     const own: SendWindows = { timeZone: 'Europe/Paris', ranges: [{ days: EVERY_DAY, from: '12:00', to: '14:00' }] };
-    const patched = await app.request('PATCH', `/v1/devices/${narrow}`, { key, body: { sendWindows: own } });
-    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body.sendWindows).toEqual(own);
+    const put = await app.request('PUT', `/v1/devices/${narrow}/send-windows`, { key, body: { sendWindows: own } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toEqual({ sendWindows: own, openNow: false });
 
     const pinned = await send(key, '+261340000008', { deviceId: narrow });
     const shared = await send(key, '+261340000009');
@@ -116,12 +116,12 @@ describe('send windows: when queued messages go', () => {
     expect(await claimedIds(orgId, narrow)).toEqual([pinned]);
 
     // Its window ends with the organization's when that is narrower: at 20:00 Antananarivo (18:00 Paris) it is open no more.
-    await app.request('PATCH', `/v1/devices/${narrow}`, { key, body: { sendWindows: { timeZone: 'Europe/Paris', ranges: [{ days: EVERY_DAY, from: '12:00', to: '23:00' }] } } });
+    await app.request('PUT', `/v1/devices/${narrow}/send-windows`, { key, body: { sendWindows: { timeZone: 'Europe/Paris', ranges: [{ days: EVERY_DAY, from: '12:00', to: '23:00' }] } } });
     clock.t = inTana('2025-11-27', '20:00:00');
     await send(key, '+261340000010', { deviceId: narrow });
     expect(await claimedIds(orgId, narrow)).toEqual([]);
     // Back to its organization's windows alone.
-    expect((await app.request('PATCH', `/v1/devices/${narrow}`, { key, body: { sendWindows: null } })).body.sendWindows).toBeNull();
+    expect((await app.request('PUT', `/v1/devices/${narrow}/send-windows`, { key, body: { sendWindows: null } })).body).toEqual({ sendWindows: null, openNow: false });
     clock.t = inTana('2025-11-28', '08:00:00');
     expect(await claimedIds(orgId, narrow)).toHaveLength(1);
   });

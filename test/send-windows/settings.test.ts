@@ -78,21 +78,26 @@ describe('send windows in the dashboard settings and on a phone', () => {
     expect((await patch(owner.headers, { sendWindows: null })).body.sendWindows).toBeNull();
   });
 
-  it("a phone's own windows: beyond the spec on PATCH /v1/devices/{id}, shown on the Device, checked, and 404 for another organization's phone", async () => {
+  it("a phone's own windows: beyond the spec at /v1/devices/{id}/send-windows, checked, and 404 for another organization's phone", async () => {
     const { org, key } = await app.createOrg();
     const deviceId = await insertTestDevice(app.ctx, org.id);
-    expect((await app.request('GET', `/v1/devices/${deviceId}`, { key })).body.sendWindows).toBeNull();
-    const set = await app.request('PATCH', `/v1/devices/${deviceId}`, { key, body: { sendWindows: WINDOW, name: 'Night owl' } });
-    expect(set.body).toMatchObject({ name: 'Night owl', sendWindows: WINDOW });
-    expectError(
-      await app.request('PATCH', `/v1/devices/${deviceId}`, { key, body: { sendWindows: withRange({ to: '08:00' }), name: 'Renamed' } }),
-      400,
-      'invalid_request',
-      /^sendWindows\.ranges\[0\]\.to: must differ/,
-    );
-    expect((await app.request('GET', `/v1/devices/${deviceId}`, { key })).body).toMatchObject({ name: 'Night owl', sendWindows: WINDOW });
+    const path = `/v1/devices/${deviceId}/send-windows`;
+    expect((await app.request('GET', path, { key })).body).toEqual({ sendWindows: null, openNow: true });
+    const evening = { timeZone: 'Indian/Antananarivo', ranges: [{ days: ['thu'], from: '18:00', to: '23:00' }] };
+    expect((await app.request('PUT', path, { key, body: { sendWindows: evening } })).body).toEqual({ sendWindows: evening, openNow: true });
+    // Its organization's windows are closed at 21:00: the phone may not send, whatever its own say.
+    await app.request('PUT', '/v1/send-windows', { key, body: { sendWindows: WINDOW } });
+    expect((await app.request('GET', path, { key })).body).toEqual({ sendWindows: evening, openNow: false });
+    expectError(await app.request('PUT', path, { key, body: { sendWindows: withRange({ to: '08:00' }) } }), 400, 'invalid_request', /^sendWindows\.ranges\[0\]\.to: must differ/);
+    expect((await app.request('GET', path, { key })).body.sendWindows).toEqual(evening);
+    // The spec's Device and UpdateDevice stay as they are.
+    expect((await app.request('GET', `/v1/devices/${deviceId}`, { key })).body).not.toHaveProperty('sendWindows');
+    expectError(await app.request('PATCH', `/v1/devices/${deviceId}`, { key, body: { sendWindows: null } }), 400, 'invalid_request');
     const other = await app.createOrg();
-    expectError(await app.request('PATCH', `/v1/devices/${deviceId}`, { key: other.key, body: { sendWindows: null } }), 404, 'not_found', /device/);
+    expectError(await app.request('PUT', path, { key: other.key, body: { sendWindows: null } }), 404, 'not_found', /device/);
+    expectError(await app.request('GET', path, { key: other.key }), 404, 'not_found', /device/);
+    const reader = await app.createKey(org.id, ['devices:read']);
+    expectError(await app.request('PUT', path, { key: reader.key, body: { sendWindows: null } }), 403, 'forbidden');
   });
 
   it('refuses an ignoreSendWindows that is not a boolean, sending nothing', async () => {
