@@ -1,7 +1,8 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { syncDeviceState, syncOrgDeviceStates } from '../devices/device-state.js';
-import { normalizeSendWindows, sendWindowsProblem, type SendWindows } from './windows.js';
+import { normalizeSendWindows, sendWindowsProblem, SendWindowsSchema, type SendWindows } from './windows.js';
+import { compileValidator } from '../http/validation.js';
 import { updateOrgSendWindows } from './sql/update-org-send-windows.js';
 import { parseSendWindowsText, SEND_WINDOW_EXAMPLE } from './text.js';
 
@@ -41,10 +42,20 @@ export function sendWindowsOption(value: unknown, usage: (message: string) => Er
   } catch (err) {
     throw usage(`--send-window: ${(err as Error).message}`);
   }
-  const problem = parsed && sendWindowsProblem(parsed, 'sendWindows');
+  if (parsed === null) return null;
+  try {
+    // What the API's schema checks (times, days), then what it cannot (the time zone).
+    checkText.check(parsed, 'sendWindows');
+  } catch (err) {
+    // The validator names the field within the set (`ranges[0].from`).
+    throw usage(`--send-window: sendWindows.${(err as Error).message}`);
+  }
+  const problem = sendWindowsProblem(parsed, 'sendWindows');
   if (problem) throw usage(`--send-window: ${problem}`);
-  return parsed && normalizeSendWindows(parsed);
+  return normalizeSendWindows(parsed);
 }
+
+const checkText = compileValidator(SendWindowsSchema);
 
 /** PUT /v1/send-windows and the CLI: the organization's windows, checked, stored, mirrored. */
 export async function setOrgSendWindows(ctx: AppContext, orgId: string, given: SendWindows | null): Promise<SendWindows | null> {
