@@ -7,7 +7,8 @@ import { Nullable } from '../http/schema-kit.js';
  * `from` to `to`, local time. A `to` at or before `from` runs across midnight, into the next day
  * (22:00–06:00 opened on Friday closes on Saturday at 06:00); `24:00` is the end of the day.
  * A time that does not exist on a DST day (02:30 when clocks go from 02:00 to 03:00) is read
- * with the offset before the change, so it falls an hour later.
+ * with the offset before the change, so it falls an hour later (03:30); a time that happens
+ * twice (01:30 when clocks go back) is the first one.
  */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -90,11 +91,12 @@ function localAsUtc(f: Intl.DateTimeFormat, ms: number): number {
 /** The instant a local date and time (minutes may pass 24:00) of the zone stands for. */
 function instantOf(f: Intl.DateTimeFormat, y: number, m0: number, d: number, minutes: number): number {
   const wall = Date.UTC(y, m0, d, 0, minutes);
-  const offset = localAsUtc(f, wall) - wall;
-  const guess = wall - offset;
-  // Across a DST change the offset at the guess differs from the one at the wall time read as UTC.
-  const offsetThen = localAsUtc(f, guess) - guess;
-  return offsetThen === offset ? guess : wall - offsetThen;
+  const first = wall - (localAsUtc(f, wall) - wall);
+  // Near a DST change the offset at that first guess may be another one: try it too.
+  const second = wall - (localAsUtc(f, first) - first);
+  const exact = [first, second].filter((t) => localAsUtc(f, t) === wall);
+  // A time the clocks passed twice: the first time. One they skipped: as far on as they moved.
+  return exact.length > 0 ? Math.min(...exact) : Math.max(first, second);
 }
 
 export type Interval = [start: number, end: number];
