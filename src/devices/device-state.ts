@@ -24,9 +24,9 @@ export function isResting(c: PhoneCondition): boolean {
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays
- * the truth: whoever changes these columns (or the phone's SIMs, or the organization's carriers)
- * calls syncDeviceState afterwards, and a claim that finds no state in Redis (after a flush)
- * loads it from here first.
+ * the truth: whoever changes these columns (or the phone's SIMs, the organization's carriers, or
+ * either's send windows) calls syncDeviceState afterwards, and a claim that finds no state in
+ * Redis (after a flush), or open times that no longer cover now, loads it from here first.
  */
 export interface DeviceDispatchState extends PhoneCondition {
   id: string;
