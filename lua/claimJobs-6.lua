@@ -16,6 +16,11 @@
   after it was queued (its score) while another sending phone has a SIM on that network, so that
   phone sends it on-net; past that wait any phone takes it (off_net_after_wait).
 
+  Send windows (quiet hours): outside the times both the organization's windows and the phone's
+  are open (`open` in its state, worked out in TypeScript: time zones), only messages whose
+  dispatch JSON says they ignore the windows (`iw`) are taken; the rest stay queued, in order.
+  Those are queued a long way ahead (entries.ts), so they are found below ARGV[8] whatever waits.
+
   KEYS[1] the device queue (sorted set)
   KEYS[2] the organization queue (sorted set)
   KEYS[3] the queue meta hash (message id -> dispatch JSON; `av`/`avu`: a device that may not
@@ -23,7 +28,8 @@
   KEYS[4] the device state hash (revoked, outbound, draining, pace, simCap, defaultSim, resting,
           coolUntil: ms until which a phone that hit Android's limit takes nothing; nets: its
           SIMs on a known network, `sim=carrier,…`, the default first; prefixes: the
-          organization's table, `+26132=orange,…`)
+          organization's table, `+26132=orange,…`; open: '' when no windows apply, else
+          `<from>-<horizon>|<start>-<end>,…`, the open times in ms between from and the horizon)
   KEYS[5] the claiming set (sorted set: message id -> claim time ms)
   KEYS[6] the organization's sending phones by network (sorted set, score 0: `<carrier>|<deviceId>`)
 
@@ -37,24 +43,27 @@
   ARGV[6] urgent score: entries scored at or below it (high-priority messages, queued an hour
           ahead, and messages that waited longer than that) are taken from both queues first
   ARGV[7] off-net wait, milliseconds (0: never wait)
+  ARGV[8] ignore-windows score: entries scored at or below it ignore the send windows
 
   Returns {code, retryAfterMs, id1, meta1, sim1, why1, id2, …} (sim: the SIM chosen, -1 when
   the phone has no default and none was chosen; why: sim_requested, sim_on_net, sim_default,
   on_net_sim_capped or off_net_after_wait):
     1  claimed (possibly nothing); retryAfterMs is 0, or when to come back: when the window's
-       oldest parts leave it if pacing held messages back, or when an off-net wait ends
+       oldest parts leave it if pacing held messages back, or when an off-net wait ends, or when
+       the send windows open (a minute at most: the windows may change meanwhile)
     0  nothing claimed because pacing is spent, or the phone cools down after Android's limit;
        retryAfterMs says when the oldest parts leave, or when the cool-down ends
-   -1  no device state in Redis: the caller loads it from Postgres and calls again
+   -1  no device state in Redis, or its open times do not cover now: the caller loads it from
+       Postgres and calls again
    -2  the device is revoked
    -3  the device takes no new messages (outbound disabled or draining)
    -4  the device rests: its battery is low and not charging, or it has no service
 ]]
 local rcall = redis.call
-local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil', 'nets', 'prefixes')
+local state = rcall('HMGET', KEYS[4], 'revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil', 'nets', 'prefixes', 'open')
 -- A hash holding only what a heartbeat wrote after Redis lost the rest counts as missing, and so
--- does one written before carrier routing (no prefixes).
-if not state[1] or not state[4] or not state[10] then return {-1, 0} end
+-- does one written before carrier routing (no prefixes) or before send windows (no open).
+if not state[1] or not state[4] or not state[10] or not state[11] then return {-1, 0} end
 if state[1] == '1' then return {-2, 0} end
 if state[2] ~= '1' or state[3] == '1' then return {-3, 0} end
 if state[7] == '1' then return {-4, 0} end
@@ -67,6 +76,23 @@ local pace = tonumber(state[4])
 local simCap = tonumber(state[5]) or 0
 local defaultSim = tonumber(state[6]) or -1
 local offNetWait = tonumber(ARGV[7])
+
+-- Outside the send windows, closedUntil is when they open next (the horizon if not before it).
+local closedUntil = 0
+if state[11] ~= '' then
+  local from, horizon, times = string.match(state[11], '^(%d+)-(%d+)|(.*)$')
+  horizon = tonumber(horizon)
+  if now < tonumber(from) or horizon <= now then return {-1, 0} end
+  closedUntil = horizon
+  for s, e in string.gmatch(times, '(%d+)-(%d+)') do
+    s, e = tonumber(s), tonumber(e)
+    if s <= now and now < e then
+      closedUntil = 0
+      break
+    end
+    if s > now and s < closedUntil then closedUntil = s end
+  end
+end
 local windowKey = ARGV[4] .. 'w'
 local windowStart = now - 60000
 
@@ -203,7 +229,7 @@ local function take(queue, upTo)
         local meta = cjson.decode(raw)
         -- A message withdrawn from this phone (or failed on it) waits a while for another phone.
         local avoided = meta['av'] == ARGV[1] and (tonumber(meta['avu']) or 0) > now
-        if tonumber(meta['exp']) > now and not avoided then
+        if tonumber(meta['exp']) > now and not avoided and (closedUntil == 0 or meta['iw'] == 1) then
           local seg = tonumber(meta['seg'])
           -- A message longer than the whole pace still goes, alone, into an empty window.
           local withinWindow = windowUsed + windowAdd + seg <= pace or (windowUsed + windowAdd == 0)
@@ -237,10 +263,15 @@ local function take(queue, upTo)
   end
 end
 
-take(KEYS[1], ARGV[6])
-if claimed < max then take(KEYS[2], ARGV[6]) end
-if claimed < max then take(KEYS[1]) end
-if claimed < max then take(KEYS[2]) end
+if closedUntil > 0 then
+  take(KEYS[1], ARGV[8])
+  if claimed < max then take(KEYS[2], ARGV[8]) end
+else
+  take(KEYS[1], ARGV[6])
+  if claimed < max then take(KEYS[2], ARGV[6]) end
+  if claimed < max then take(KEYS[1]) end
+  if claimed < max then take(KEYS[2]) end
+end
 
 if #windowEntries > 0 then
   rcall('ZADD', windowKey, unpack(windowEntries))
@@ -258,4 +289,9 @@ if claimed == 0 and paced and waitEnds == 0 then return {0, retryAfter} end
 if paced then out[2] = retryAfter end
 -- A phone that left an off-net message waiting comes back when the wait ends, to take it then.
 if waitEnds > 0 and (out[2] == 0 or waitEnds - now < out[2]) then out[2] = waitEnds - now end
+-- Outside the windows: come back when they open, or in a minute (they may have changed).
+if closedUntil > 0 then
+  local opens = math.min(closedUntil - now, 60000)
+  if out[2] == 0 or opens < out[2] then out[2] = opens end
+end
 return out

@@ -48,6 +48,7 @@ export const api = {
   get: <T>(path: string, query?: Query) => call<T>('GET', path, undefined, query),
   post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, undefined, headers),
   patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, body),
+  put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
   del: <T>(path: string) => call<T>('DELETE', path),
 };
 

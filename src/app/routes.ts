@@ -16,6 +16,7 @@ import { pacingRoutes } from '../devices/pacing-routes.js';
 import { messageDashboardRoutes } from '../messages/dashboard-routes.js';
 import { overviewRoutes } from '../overview/routes.js';
 import { optOutRoutes } from '../opt-outs/routes.js';
+import { sendWindowsRoutes } from '../send-windows/routes.js';
 
 /** Every HTTP route of the API process, by domain. */
 export function apiRoutes(ctx: AppContext): AnyRoute[] {
@@ -35,6 +36,7 @@ export function apiRoutes(ctx: AppContext): AnyRoute[] {
     ...messageDashboardRoutes(ctx),
     ...overviewRoutes(ctx),
     ...optOutRoutes(ctx),
+    ...sendWindowsRoutes(ctx),
   ];
   return [...routes, openApiRoute(routes)];
 }

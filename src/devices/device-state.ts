@@ -1,6 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import type { Infrastructure } from '../context/infrastructure.js';
 import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/carriers.js';
+import { encodeOpenTimes, type SendWindows } from '../send-windows/windows.js';
 
 /** Below this, a phone that is not charging takes no new job: it may die with jobs in hand. */
 export const LOW_BATTERY_PERCENT = 15;
@@ -23,9 +24,9 @@ export function isResting(c: PhoneCondition): boolean {
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays
- * the truth: whoever changes these columns (or the phone's SIMs, or the organization's carriers)
- * calls syncDeviceState afterwards, and a claim that finds no state in Redis (after a flush)
- * loads it from here first.
+ * the truth: whoever changes these columns (or the phone's SIMs, the organization's carriers, or
+ * either's send windows) calls syncDeviceState afterwards, and a claim that finds no state in
+ * Redis (after a flush), or open times that no longer cover now, loads it from here first.
  */
 export interface DeviceDispatchState extends PhoneCondition {
   id: string;
@@ -40,11 +41,15 @@ export interface DeviceDispatchState extends PhoneCondition {
   sims: { subscriptionId: number; carrierName: string | null }[];
   /** The organization's carriers column: null when it never set it. */
   carriers: Carrier[] | null;
+  /** The organization's send windows and the phone's own (null: none). */
+  orgSendWindows: SendWindows | null;
+  sendWindows: SendWindows | null;
 }
 
 const SELECT_STATE = `SELECT d.id, d.org_id AS "orgId", d.revoked_at IS NOT NULL AS revoked, d.outbound_enabled AS "outboundEnabled", d.draining,
     d.pacing_per_minute AS "pacingPerMinute", d.sim_daily_cap AS "simDailyCap", d.default_sim_subscription_id AS "defaultSimSubscriptionId",
     d.battery_percent AS "batteryPercent", d.battery_charging AS "batteryCharging", d.network_type AS "networkType", o.carriers,
+    o.send_windows AS "orgSendWindows", d.send_windows AS "sendWindows",
     COALESCE((SELECT json_agg(json_build_object('subscriptionId', s.subscription_id, 'carrierName', s.carrier_name) ORDER BY s.subscription_id)
       FROM device_sims s WHERE s.device_id = d.id AND s.removed_at IS NULL), '[]') AS sims
   FROM devices d JOIN organizations o ON o.id = d.org_id`;
@@ -88,6 +93,8 @@ function writeState(ctx: Infrastructure, tx: ChainableCommander, s: DeviceDispat
     resting: isResting(s) ? 1 : 0,
     nets: nets.map((n) => `${n.sim}=${n.net}`).join(','),
     prefixes: encodePrefixes(carriers),
+    // When both the organization's windows and the phone's are open, worked out ahead (src/send-windows).
+    open: encodeOpenTimes([s.orgSendWindows, s.sendWindows], ctx.clock.now()),
   });
   if (carriers.length > 0) tx.zrem(k.netPhones(), ...carriers.map((c) => `${c.name}|${s.id}`));
   const on = [...new Set(nets.map((n) => n.net))];

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { syncDeviceState } from './device-state.js';
+import { checkedSendWindows, deviceSendWindowsChanged } from '../send-windows/settings.js';
 import { getDevice } from './device-view.js';
 import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';
+import type { SendWindows } from '../send-windows/windows.js';
 
 /** What PATCH may change, plus the pacing limits only the operator sets (CLI `device update`). */
 export type DeviceChanges = UpdateDeviceBody & {
@@ -11,6 +13,8 @@ export type DeviceChanges = UpdateDeviceBody & {
   pacingPerMinute?: number | null;
   /** Segments a day per SIM (carrier limits); null: no cap. */
   simDailyCap?: number | null;
+  /** The phone's own send windows, within its organization's (src/send-windows); null: none of its own. */
+  sendWindows?: SendWindows | null;
 };
 
 const COLUMN_OF: Record<keyof DeviceChanges, string> = {
@@ -20,6 +24,7 @@ const COLUMN_OF: Record<keyof DeviceChanges, string> = {
   defaultSimSubscriptionId: 'default_sim_subscription_id',
   pacingPerMinute: 'pacing_per_minute',
   simDailyCap: 'sim_daily_cap',
+  sendWindows: 'send_windows',
 };
 
 /**
@@ -27,7 +32,8 @@ const COLUMN_OF: Record<keyof DeviceChanges, string> = {
  * default. A default SIM must be a card the phone reports (a phone that reported none yet is
  * given the benefit of the doubt, as a send naming a SIM is).
  */
-export async function updateDevice(ctx: AppContext, orgId: string, deviceId: string, body: DeviceChanges): Promise<Device> {
+export async function updateDevice(ctx: AppContext, orgId: string, deviceId: string, given: DeviceChanges): Promise<Device> {
+  const body = given.sendWindows === undefined ? given : { ...given, sendWindows: checkedSendWindows(given.sendWindows, 'sendWindows') };
   const sim = body.defaultSimSubscriptionId;
   if (sim !== undefined && sim !== null) await assertReportedSim(ctx, orgId, deviceId, sim);
   const fields = (Object.keys(COLUMN_OF) as (keyof DeviceChanges)[]).filter((f) => body[f] !== undefined);
@@ -38,7 +44,9 @@ export async function updateDevice(ctx: AppContext, orgId: string, deviceId: str
     );
     const { rowCount } = await ctx.db.query(`UPDATE devices SET ${set.sql}, updated_at = now() WHERE id = $1 AND org_id = $2`, [deviceId, orgId, ...set.values]);
     if (rowCount === 0) throw errors.notFound('device');
-    await syncDeviceState(ctx, deviceId);
+    // Wider windows may let held messages go: the phone is woken as well.
+    if (body.sendWindows !== undefined) await deviceSendWindowsChanged(ctx, orgId, deviceId);
+    else await syncDeviceState(ctx, deviceId);
   }
   const device = await getDevice(ctx, orgId, deviceId);
   if (!device) throw errors.notFound('device');

@@ -5,7 +5,7 @@ import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from '../devices/device-state.js';
 import type { ClaimWriter } from './claim-writer.js';
 import { returnToQueues } from './return-to-queues.js';
-import { HIGH_PRIORITY_LEAD_MS } from './entries.js';
+import { HIGH_PRIORITY_LEAD_MS, IGNORE_WINDOWS_LEAD_MS } from './entries.js';
 
 /** What a phone receives for each message it is to send. */
 export interface Job {
@@ -19,7 +19,7 @@ export interface Job {
 
 export interface ClaimResult {
   jobs: Job[];
-  /** > 0 when pacing held messages back: when to try again. */
+  /** > 0 when pacing, an off-net wait or the send windows held messages back: when to try again. */
   retryAfterMs: number;
   refused?: 'revoked' | 'not_sending';
 }
@@ -54,6 +54,8 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
       utcDay: utcDay(new Date(now)),
       urgentScore: now - HIGH_PRIORITY_LEAD_MS,
       offNetWaitMs: ctx.config.offNetWaitSeconds * 1000,
+      // Half the lead: a sender's clock a little ahead of this one still lands in the band.
+      ignoreWindowsScore: now - IGNORE_WINDOWS_LEAD_MS / 2,
     },
   ];
 }

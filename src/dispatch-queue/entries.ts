@@ -19,9 +19,11 @@ export interface DispatchFields {
   expiresAt: number;
   /** A phone that may not take the message before `until` (ms): the one it was withdrawn from, or failed on. */
   avoid?: { deviceId: string; until: number } | null;
+  /** The send ignores the send windows (quiet hours): `"iw":1`. */
+  ignoreSendWindows?: boolean;
 }
 
-/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp, av?, avu?} (read by lua/claimJobs). */
+/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp, av?, avu?, iw?} (read by lua/claimJobs). */
 export function dispatchMeta(to: string, f: DispatchFields): string {
   return batchMetaFormatter(f)(to);
 }
@@ -29,7 +31,9 @@ export function dispatchMeta(to: string, f: DispatchFields): string {
 /** The messages of one send differ only by recipient: the rest of their JSON is made once. */
 export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
   const avoid = f.avoid ? `,"av":${JSON.stringify(f.avoid.deviceId)},"avu":${f.avoid.until}` : '';
-  const rest = `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` + `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}${avoid}}`;
+  const iw = f.ignoreSendWindows ? ',"iw":1' : '';
+  const rest =
+    `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` + `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}${avoid}${iw}}`;
   return (to) => `{"to":${JSON.stringify(to)}${rest}`;
 }
 
@@ -40,14 +44,23 @@ export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
  */
 export const HIGH_PRIORITY_LEAD_MS = 3_600_000;
 
-/** A queue's order: creation time, a high-priority message an hour earlier. */
-export const dispatchScore = (createdAtMs: number, priority: number): number => createdAtMs - (priority > 0 ? HIGH_PRIORITY_LEAD_MS : 0);
+/**
+ * How far ahead a message that ignores the send windows is queued: ten years, far beyond any
+ * message's life, so that outside the windows the claim script finds these below one score
+ * however many other messages wait in front (they go before every other message, windows open
+ * or not: the sends that may not wait for morning are one-time codes).
+ */
+export const IGNORE_WINDOWS_LEAD_MS = 10 * 365 * 86_400_000;
+
+/** A queue's order: creation time, a high-priority message an hour earlier, one ignoring the send windows ten years earlier. */
+export const dispatchScore = (createdAtMs: number, priority: number, ignoreSendWindows = false): number =>
+  createdAtMs - (ignoreSendWindows ? IGNORE_WINDOWS_LEAD_MS : priority > 0 ? HIGH_PRIORITY_LEAD_MS : 0);
 
 export const toDispatchEntry = (m: MessageRow, avoid: DispatchFields['avoid'] = null): DispatchEntry => ({
   id: m.id,
   orgId: m.orgId,
   requestedDeviceId: m.requestedDeviceId,
   // A scheduled message joins the queue when it is due, not when it was accepted days before.
-  score: dispatchScore((m.sendAt ?? m.createdAt).getTime(), m.priority),
+  score: dispatchScore((m.sendAt ?? m.createdAt).getTime(), m.priority, m.ignoreSendWindows),
   meta: dispatchMeta(m.to, { ...m, expiresAt: m.expiresAt.getTime(), avoid }),
 });

@@ -71,6 +71,8 @@ export interface MessageRow {
   failureCode: string | null;
   /** Not part of the public Message: 1 when the send asked for priority "high". */
   priority: number;
+  /** Not part of the public Message: the send ignores the send windows (quiet hours). */
+  ignoreSendWindows: boolean;
   createdAt: Date;
   updatedAt: Date;
   claimedAt: Date | null;
@@ -84,7 +86,8 @@ export interface MessageRow {
 
 const COLUMNS = `id, org_id AS "orgId", to_number AS "to", body, status, segments, encoding,
   device_id AS "deviceId", requested_device_id AS "requestedDeviceId", sim_subscription_id AS "simSubscriptionId",
-  batch_id AS "batchId", resend_of_id AS "resendOfId", failure_code AS "failureCode", priority, created_at AS "createdAt",
+  batch_id AS "batchId", resend_of_id AS "resendOfId", failure_code AS "failureCode", priority,
+  ignore_send_windows AS "ignoreSendWindows", created_at AS "createdAt",
   updated_at AS "updatedAt", claimed_at AS "claimedAt", sent_at AS "sentAt", delivered_at AS "deliveredAt",
   failed_at AS "failedAt", expires_at AS "expiresAt", send_at AS "sendAt"`;
 

@@ -14,8 +14,8 @@ export async function resendMessage(ctx: AppContext, orgId: string, id: string, 
   return sendMessages(ctx, orgId, { ...resendRequest(original), byMember }, idempotencyKey);
 }
 
-/** What a resend (manual or automatic) sends again: the same recipient and body, the same pinned phone and SIM if any, the same priority. */
-export function resendRequest(original: Pick<MessageRow, 'id' | 'to' | 'body' | 'requestedDeviceId' | 'simSubscriptionId' | 'priority'>): SendRequest {
+/** What a resend (manual or automatic) sends again: the same recipient and body, the same pinned phone and SIM if any, the same priority and send windows. */
+export function resendRequest(original: Pick<MessageRow, 'id' | 'to' | 'body' | 'requestedDeviceId' | 'simSubscriptionId' | 'priority' | 'ignoreSendWindows'>): SendRequest {
   return {
     to: original.to,
     body: original.body,
@@ -23,6 +23,7 @@ export function resendRequest(original: Pick<MessageRow, 'id' | 'to' | 'body' | 
     ...(original.requestedDeviceId && original.simSubscriptionId !== null ? { simSubscriptionId: original.simSubscriptionId } : {}),
     // A code resent is as urgent as it was.
     ...(original.priority > 0 ? { priority: 'high' as const } : {}),
+    ...(original.ignoreSendWindows ? { ignoreSendWindows: true } : {}),
     resendOfId: original.id,
   };
 }

@@ -23,6 +23,8 @@ export const SendMessagesBody = Type.Object(
     sendAt: Type.Optional(SendAtSchema),
     /** Beyond the spec: seconds from when it is queued until it expires, instead of 24 hours. */
     validFor: Type.Optional(ValidForSchema),
+    /** Beyond the spec (docs/decisions.md, "Send windows"): true sends at once, whatever the send windows say. */
+    ignoreSendWindows: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   },
   { additionalProperties: false },
 );

@@ -52,6 +52,9 @@ function requestHash(body: SendRequest): string {
   const fields: unknown[] = [body.to, body.body, body.deviceId ?? null, body.simSubscriptionId ?? null, body.resendOfId ?? null];
   // Only when present, so that a request without them keeps the hash it had before they existed.
   if (body.sendAt !== undefined || body.validFor !== undefined) fields.push(body.sendAt === undefined ? null : Date.parse(body.sendAt), body.validFor ?? null);
+  // Sending at night or in the morning is another request; added only when set, so the hashes
+  // of requests without it (held for 24 hours) stay what they were.
+  if (body.ignoreSendWindows === true) fields.push({ ignoreSendWindows: true });
   const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -178,6 +181,7 @@ function prepareBatch(
     priority: body.priority === 'high' ? 1 : 0,
     autoResendsLeft: automatic ? automatic.resendsLeft : (body.autoResend ?? org.autoResendAttempts),
     autoResend: automatic !== undefined,
+    ignoreSendWindows: body.ignoreSendWindows === true,
     createdAt: now,
     expiresAt,
     sendAt,
@@ -186,7 +190,7 @@ function prepareBatch(
   const created = now.toISOString();
   const expires = expiresAt.toISOString();
   const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
-  const score = dispatchScore(now.getTime(), fields.priority);
+  const score = dispatchScore(now.getTime(), fields.priority, fields.ignoreSendWindows);
   const recipients = to.map((number, i) => (optedOut.has(number) ? { id: ids[i]!, to: number, failureCode: OPTED_OUT } : { id: ids[i]!, to: number }));
   const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires, sendAt: sendAt?.toISOString() ?? null }, recipients);
   // A scheduled batch is queued when due (src/scheduling/); an opted-out recipient never is.
@@ -202,7 +206,11 @@ function prepareBatch(
   return { fields, recipients, messages, entries, creation };
 }
 
-type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'sendAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend'> & { createdAt: string; expiresAt: string; sendAt?: string | null };
+type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'sendAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend' | 'ignoreSendWindows'> & {
+  createdAt: string;
+  expiresAt: string;
+  sendAt?: string | null;
+};
 
 /**
  * What an idempotency key keeps for 24 hours: the shared fields once and the ids and numbers,
@@ -217,7 +225,7 @@ interface StoredAnswer {
 }
 
 function storedAnswer(batch: PreparedBatch): string {
-  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, createdAt, expiresAt, sendAt, ...rest } = batch.fields;
+  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, ignoreSendWindows: _iw, createdAt, expiresAt, sendAt, ...rest } = batch.fields;
   const answer: StoredAnswer = {
     f: { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), ...(sendAt ? { sendAt: sendAt.toISOString() } : {}) },
     ids: batch.recipients.map((r) => r.id),

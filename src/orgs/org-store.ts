@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
 import type { Carrier } from './carriers.js';
+import type { SendWindows } from '../send-windows/windows.js';
 
 export interface Organization {
   id: string;
@@ -15,13 +16,16 @@ export interface Organization {
   autoResendCodes: string[] | null;
   /** Its own networks for carrier-aware routing; null: never set, the default (carriers.ts) applies. */
   carriers: Carrier[] | null;
+  /** When its phones send (src/send-windows); null: at any hour. */
+  sendWindows: SendWindows | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const COLUMNS = `id, name, default_country AS "defaultCountry", daily_limit AS "dailyLimit",
   retention_days AS "retentionDays", ai_consent AS "aiConsent", auto_resend_attempts AS "autoResendAttempts",
-  auto_resend_codes AS "autoResendCodes", carriers, created_at AS "createdAt", updated_at AS "updatedAt"`;
+  auto_resend_codes AS "autoResendCodes", carriers, created_at AS "createdAt", updated_at AS "updatedAt",
+  send_windows AS "sendWindows"`;
 
 export interface OrganizationSettings {
   name?: string;

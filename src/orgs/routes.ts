@@ -11,6 +11,9 @@ import { CarriersSchema, carriersOf, carriersProblem } from './carriers.js';
 import { syncOrgDeviceStates } from '../devices/device-state.js';
 import { keywordsOfSettings, OptOutSetting, optOutSettingsView, selectOptOutSettings, updateOptOutSettings } from '../opt-outs/settings.js';
 import { wordsProblem } from '../opt-outs/keywords.js';
+import { SendWindowsSetting } from '../send-windows/windows.js';
+import { checkedSendWindows, orgSendWindowsChanged } from '../send-windows/settings.js';
+import { updateOrgSendWindows } from '../send-windows/sql/update-org-send-windows.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -26,6 +29,8 @@ const UpdateOrganizationBody = Type.Object(
     carriers: Type.Optional(Nullable(CarriersSchema)),
     /** Stop and start words and their replies (docs/decisions.md, "Opt-outs"). */
     optOut: Type.Optional(OptOutSetting),
+    /** Beyond the spec (docs/decisions.md, "Send windows"): when phones send; null: at any hour. */
+    sendWindows: Type.Optional(SendWindowsSetting),
   },
   { additionalProperties: false },
 );
@@ -40,6 +45,7 @@ const settingsView = (o: Organization) => ({
   autoResend: { attempts: o.autoResendAttempts, failureCodes: o.autoResendCodes ?? DEFAULT_RESEND_CODES },
   carriers: carriersOf(o.carriers),
   carriersAreDefault: o.carriers === null,
+  sendWindows: o.sendWindows,
   updatedAt: o.updatedAt,
 });
 
@@ -84,7 +90,9 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
           const wrong = current && wordsProblem(optOut.stopWords, optOut.startWords, keywordsOfSettings(current));
           if (wrong) throw errors.invalid(wrong);
         }
-        const org = await updateOrganization(ctx.db, req.principal.orgId, req.body).catch((err: { code?: string }) => {
+        const { sendWindows: givenWindows, ...settings } = req.body;
+        const sendWindows = givenWindows === undefined ? undefined : checkedSendWindows(givenWindows, 'sendWindows');
+        const org = await updateOrganization(ctx.db, req.principal.orgId, settings).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');
           throw err;
         });
@@ -92,6 +100,12 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
         // The phones' dispatch states hold the prefix table and their SIMs' networks.
         if (req.body.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
         if (optOut) await updateOptOutSettings(ctx.db, org.id, optOut);
+        // Send windows: their own statement, then the phones' open times anew (src/send-windows).
+        if (sendWindows !== undefined) {
+          await updateOrgSendWindows(ctx.db, org.id, sendWindows);
+          org.sendWindows = sendWindows;
+          await orgSendWindowsChanged(ctx, org.id);
+        }
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'organization.updated', target: org.id, detail: { ...req.body } });
         return { status: 200, body: { ...settingsView(org), optOut: await optOutView(ctx, org.id) } };
       },

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimJobs, type ClaimJobsResult } from '../../src/redis/scripts/claim-jobs.js';
 import { testRedis } from './redis.js';
+import { IGNORE_WINDOWS_LEAD_MS } from '../../src/dispatch-queue/entries.js';
 
 const { redis, key } = testRedis();
 afterAll(() => redis.quit());
@@ -20,11 +21,11 @@ function claim(s: string, max: number, now = NOW, offNetWaitMs = 20_000): Promis
       claiming: key(`claiming${s}`),
       netPhones: key(`net${s}`),
     },
-    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000, offNetWaitMs },
+    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000, offNetWaitMs, ignoreWindowsScore: now - IGNORE_WINDOWS_LEAD_MS / 2 },
   );
 }
 
-const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '', prefixes: '' };
+const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '', prefixes: '', open: '' };
 
 async function queue(s: string, entries: [string, string | null][], pace = 1000): Promise<void> {
   await redis.hset(key(`state${s}`), { ...SENDING, pace: String(pace) });
@@ -277,5 +278,61 @@ describe('lua/claimJobs: carrier-aware choice of SIM', () => {
     await redis.zadd(key('netn5'), 0, 'airtel|dev_2');
     await phone('n5', { nets: '1=orange' }, [['airtel', NOW, meta('+261330000001')]]);
     expect(picks(await claim('n5', 10, NOW, 0))).toEqual([['airtel', 1, 'sim_default']]);
+  });
+});
+
+describe('lua/claimJobs: send windows', () => {
+  const MIN = 60_000;
+  // Open from 10 minutes ago to 20 minutes from now, and again an hour later; worked out up to a day ahead.
+  const horizon = NOW + 86_400_000;
+  const closedNow = `${NOW - MIN}-${horizon}|${NOW + 30 * MIN}-${NOW + 90 * MIN},${NOW + 3 * 60 * MIN}-${NOW + 4 * 60 * MIN}`;
+  const iwMeta = (to: string) => JSON.stringify({ to, body: 'code', seg: 1, sim: null, dev: null, exp: HOUR, iw: 1 });
+  const IW = -IGNORE_WINDOWS_LEAD_MS; // an entry queued ten years ahead, as entries.ts scores it
+
+  async function windowed(s: string, open: string, entries: [string, number, string][]): Promise<void> {
+    await redis.hset(key(`state${s}`), { ...SENDING, pace: '1000', open });
+    for (const [id, score, json] of entries) {
+      await redis.zadd(key(`q${s}`), NOW + score, id);
+      await redis.hset(key(`meta${s}`), id, json);
+    }
+  }
+
+  it('outside the windows takes only messages that ignore them, however many wait in front, and says when the windows open', async () => {
+    const waiting: [string, number, string][] = Array.from({ length: 30 }, (_, i) => [`w${i}`, i, meta(`+${i}`, 1, HOUR)]);
+    // A message put back by an interrupted claim is scored 0 (return-to-queues.ts): the meta still says it waits.
+    await windowed('qa', closedNow, [...waiting, ['code', IW + 40, iwMeta('+999')], ['returned', -NOW, meta('+998', 1, HOUR)]]);
+    const r = await claim('qa', 2);
+    expect(r).toMatchObject({ kind: 'claimed', retryAfterMs: 60_000, claimed: [{ id: 'code' }] });
+    expect(await redis.zcard(key('qqa'))).toBe(31); // the others stay queued, in order
+    expect(await redis.zrange(key('paceqa:w'), '0', '-1')).toEqual(['1:code']);
+
+    // Within a minute of the opening, the answer is the time left; once open, the oldest go first.
+    expect(await claim('qa', 2, NOW + 29 * MIN + 30_000)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 30_000 });
+    const open = await claim('qa', 3, NOW + 30 * MIN);
+    expect(open).toMatchObject({ kind: 'claimed', retryAfterMs: 0 });
+    expect((open as { claimed: { id: string }[] }).claimed.map((c) => c.id)).toEqual(['returned', 'w0', 'w1']);
+    // Closed again between the two ranges: nothing more.
+    expect(await claim('qa', 3, NOW + 100 * MIN)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 60_000 });
+  });
+
+  it('does not let an expired message that ignores the windows out', async () => {
+    await windowed('qb', closedNow, [['late', IW, JSON.stringify({ to: '+1', body: 'code', seg: 1, sim: null, dev: null, exp: NOW - 1, iw: 1 })]]);
+    expect(await claim('qb', 5)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 60_000 });
+  });
+
+  it('takes everything at any hour when no windows apply, and asks for the state anew once its open times run out, or when it has none', async () => {
+    await windowed('qc', '', [['m', 0, meta('+1', 1, HOUR)]]);
+    expect(await claim('qc', 5, NOW)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm' }] });
+    await windowed('qd', closedNow, [['m', 0, meta('+1', 1, HOUR)]]);
+    expect(await claim('qd', 5, horizon)).toEqual({ kind: 'deviceStateMissing' });
+    expect(await claim('qd', 5, NOW - MIN - 1)).toEqual({ kind: 'deviceStateMissing' }); // worked out by a clock ahead of this one
+    expect(await redis.zcard(key('qqd'))).toBe(1);
+    await redis.hdel(key('stateqd'), 'open'); // written before send windows
+    expect(await claim('qd', 5, NOW)).toEqual({ kind: 'deviceStateMissing' });
+  });
+
+  it('with no opening before the horizon, comes back in a minute', async () => {
+    await windowed('qe', `${NOW}-${horizon}|`, [['m', 0, meta('+1', 1, HOUR)]]);
+    expect(await claim('qe', 5)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 60_000 });
   });
 });

@@ -10,6 +10,7 @@ import { deviceOperations } from '../../src/app/device-operations.js';
 import { attachDeviceSockets, type DeviceSockets } from '../../src/dispatch/socket-server.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
 import { DeviceProtocolError } from '../../src/phone/protocol.js';
+import type { Clock } from '../../src/context/clock.js';
 
 /** A test API process with phone authentication and the /device/v1/socket endpoint. */
 export interface PhoneTestApp extends TestApp {
@@ -28,19 +29,23 @@ export interface PhoneTestApp extends TestApp {
  * the socket endpoint is attached to the uWS app once that context exists (uWS takes routes
  * at any time), and phone authentication reads the context lazily.
  */
-export async function startPhoneTestApp(overrides: Partial<Config> = {}): Promise<PhoneTestApp> {
+export async function startPhoneTestApp(overrides: Partial<Config> = {}, clock?: Clock): Promise<PhoneTestApp> {
   let uws: TemplatedApp | undefined;
   let sockets: DeviceSockets | undefined;
   let authenticate: ReturnType<typeof deviceAuthenticator> | undefined;
-  const app = await startTestApp(overrides, {
-    deviceAuthenticator: (authorization) => authenticate!(authorization),
-    attach: (a) => {
-      uws = a;
+  const app = await startTestApp(
+    overrides,
+    {
+      deviceAuthenticator: (authorization) => authenticate!(authorization),
+      attach: (a) => {
+        uws = a;
+      },
+      onClose: async () => {
+        await sockets?.close();
+      },
     },
-    onClose: async () => {
-      await sockets?.close();
-    },
-  });
+    clock,
+  );
   authenticate = deviceAuthenticator(app.ctx);
   const phoneApp = Object.assign(app, { authenticationOutage: null as Error | null, upgradeAttempts: 0 });
   sockets = attachDeviceSockets(uws!, app.ctx, {

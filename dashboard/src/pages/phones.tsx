@@ -3,6 +3,8 @@ import { api } from '../api';
 import { useLive } from '../live';
 import { useMe } from '../session';
 import { Action, Badge, Dialog, Empty, Field, Loading, Page, Time, notify, useSubmit } from '../ui';
+import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
+import type { SendWindows } from '../../../src/send-windows/windows.ts';
 
 export interface Device {
   id: string;
@@ -109,6 +111,12 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
   );
 }
 
+/** GET /v1/devices/{id}/send-windows: the phone's own windows, within its organization's. */
+interface PhoneWindows {
+  sendWindows: SendWindows | null;
+  openNow: boolean;
+}
+
 interface Pacing {
   pacingPerMinute: number | null;
   simDailyCap: number | null;
@@ -118,10 +126,14 @@ interface Pacing {
 function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device) => void }) {
   const d = p.device;
   const [pacing, setPacing] = useState<Pacing | null>(null);
+  const [windows, setWindows] = useState<PhoneWindows | null>(null);
   useEffect(() => void api.get<Pacing>(`/dashboard/v1/devices/${d.id}/pacing`).then(setPacing, notify.error), [d.id]);
+  useEffect(() => void api.get<PhoneWindows>(`/v1/devices/${d.id}/send-windows`).then(setWindows, notify.error), [d.id]);
   const { busy, onSubmit } = useSubmit(async (f) => {
     const num = (name: string) => (String(f.get(name) ?? '').trim() === '' ? null : Number(f.get(name)));
     await api.patch(`/dashboard/v1/devices/${d.id}/pacing`, { pacingPerMinute: num('pace'), simDailyCap: num('cap') });
+    const ownWindows = parseSendWindowsText(String(f.get('sendWindows') ?? ''));
+    if (formatSendWindowsText(ownWindows) !== formatSendWindowsText(windows?.sendWindows ?? null)) await api.put(`/v1/devices/${d.id}/send-windows`, { sendWindows: ownWindows });
     const sim = String(f.get('sim') ?? '');
     const saved = await api.patch<Device>(`/v1/devices/${d.id}`, {
       name: String(f.get('name')),
@@ -164,8 +176,16 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
             </Field>
           </div>
         )}
+        {windows && (
+          <Field
+            label="Own send windows"
+            hint={`Within the organization's (Settings): the phone sends only when both are open${windows.openNow ? '' : ', which they are not now'}. Example: ${SEND_WINDOW_EXAMPLE}. Empty: the organization's alone.`}
+          >
+            {(id) => <input id={id} name="sendWindows" defaultValue={windows.sendWindows === null ? '' : formatSendWindowsText(windows.sendWindows)} placeholder={SEND_WINDOW_EXAMPLE} />}
+          </Field>
+        )}
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy || !pacing}>
+          <button class="primary" type="submit" disabled={busy || !pacing || !windows}>
             Save
           </button>
           <button type="button" onClick={p.onClose}>

@@ -3,6 +3,8 @@ import { api } from '../api';
 import { useMe } from '../session';
 import { Action, Field, Loading, Page, notify, useSubmit } from '../ui';
 import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
+import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
+import type { SendWindows } from '../../../src/send-windows/windows.ts';
 
 interface Org {
   name: string;
@@ -13,6 +15,7 @@ interface Org {
   autoResend: { attempts: number; failureCodes: string[] };
   carriers: Carrier[];
   carriersAreDefault: boolean;
+  sendWindows: SendWindows | null;
   optOut: OptOutSettings;
 }
 
@@ -70,6 +73,11 @@ export function Settings() {
       }),
     );
     notify.success('Opt-out words saved.');
+  });
+  const windows = useSubmit(async (f) => {
+    const text = String(f.get('sendWindows')).trim();
+    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows: parseSendWindowsText(text) }));
+    notify.success(text === '' ? 'Phones now send at any hour.' : 'Send windows saved.');
   });
   if (!org)
     return (
@@ -166,6 +174,23 @@ export function Settings() {
                 </Action>
               )}
             </div>
+          )}
+        </fieldset>
+      </form>
+      <form class="card" onSubmit={windows.onSubmit} key={formatSendWindowsText(org.sendWindows)}>
+        <h2>Send windows</h2>
+        <p class="muted">
+          Quiet hours: outside these windows messages wait queued and go out, oldest first, when the window opens. A send with ignoreSendWindows (one-time codes) goes at once; every message still
+          expires at its time. {org.sendWindows === null ? 'Now: phones send at any hour.' : `Now: ${formatSendWindowsText(org.sendWindows)}.`}
+        </p>
+        <fieldset disabled={ro}>
+          <Field label="Windows" hint={`Days, times, then the time zone: ${SEND_WINDOW_EXAMPLE}; more ranges before the time zone (sat 09:00-12:00); 22:00-06:00 runs past midnight. Empty: any hour.`}>
+            {(id) => <input id={id} name="sendWindows" defaultValue={org.sendWindows === null ? '' : formatSendWindowsText(org.sendWindows)} placeholder={SEND_WINDOW_EXAMPLE} />}
+          </Field>
+          {!ro && (
+            <button class="primary" type="submit" disabled={windows.busy}>
+              Save send windows
+            </button>
           )}
         </fieldset>
       </form>

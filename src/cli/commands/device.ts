@@ -9,6 +9,8 @@ import { findDeviceOrg } from '../../devices/device-store.js';
 import { revokeDevice } from '../../devices/revoke-device.js';
 import { updateDevice, type DeviceChanges } from '../../devices/update-device.js';
 import type { Device } from '../../devices/schemas.js';
+import { sendWindowsOption } from '../../send-windows/settings.js';
+import { formatSendWindowsText } from '../../send-windows/text.js';
 
 const COLUMNS = ['id', 'name', 'status', 'lastSeenAt', 'battery', 'sims', 'queueDepth', 'outbound', 'inbound', 'revokedAt'];
 
@@ -69,6 +71,8 @@ function changesFrom(args: CommandArgs): DeviceChanges {
     // Android refuses an app more than 30 SMS a minute: pacing above it would only produce failures.
     pacingPerMinute: intOrNull(args, 'pacing', 'default', 1, 30),
     simDailyCap: intOrNull(args, 'sim-daily-cap', 'none', 1, 1_000_000),
+    // The phone's own windows, within its organization's (none: its organization's alone).
+    sendWindows: sendWindowsOption(args.values['send-window'], (m) => new UsageError(m)),
   };
 }
 
@@ -113,8 +117,9 @@ export const deviceCommands: Command[] = [
   },
   {
     path: ['device', 'update'],
-    summary: 'Rename, drain or pause a phone; set its default SIM and pacing',
-    usage: 'hafatra device update DEVICE_ID [--name N] [--draining yes|no] [--outbound yes|no] [--default-sim N|none] [--pacing 1..30|default] [--sim-daily-cap N|none] [--json]',
+    summary: 'Rename, drain or pause a phone; set its default SIM, pacing and own send windows',
+    usage:
+      'hafatra device update DEVICE_ID [--name N] [--draining yes|no] [--outbound yes|no] [--default-sim N|none] [--pacing 1..30|default] [--sim-daily-cap N|none] [--send-window "mon-fri 08:00-20:00 Indian/Antananarivo"|none] [--json]',
     options: {
       name: { type: 'string' },
       draining: { type: 'string' },
@@ -122,12 +127,18 @@ export const deviceCommands: Command[] = [
       'default-sim': { type: 'string' },
       pacing: { type: 'string' },
       'sim-daily-cap': { type: 'string' },
+      'send-window': { type: 'string' },
     },
     async run(args, io, services) {
       const changes = changesFrom(args);
       const ctx = await services();
       const { orgId, deviceId } = await deviceOrg(ctx, args);
-      printDevice(io, args.json, await updateDevice(ctx, orgId, deviceId, changes));
+      const device = await updateDevice(ctx, orgId, deviceId, changes);
+      // The phone's own windows are not a field of the spec's Device: printed beside it when set.
+      const windows = changes.sendWindows;
+      if (windows === undefined) printDevice(io, args.json, device);
+      else if (args.json) io.out(JSON.stringify({ ...device, sendWindows: windows }, null, 2));
+      else printObject(io, false, { ...row(device), sendWindows: formatSendWindowsText(windows) });
       return 0;
     },
   },

@@ -3,6 +3,9 @@ import { findOrganization, insertOrganization, listOrganizations, updateOrganiza
 import { MAX_AUTO_RESENDS, neverResentCode } from '../../messages/auto-resend/policy.js';
 import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
 import { syncOrgDeviceStates } from '../../devices/device-state.js';
+import { sendWindowsOption, setOrgSendWindows } from '../../send-windows/settings.js';
+import { formatSendWindowsText } from '../../send-windows/text.js';
+import type { Organization } from '../../orgs/org-store.js';
 
 const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'autoResendAttempts', 'createdAt'];
 const settingOptions = {
@@ -14,7 +17,13 @@ const settingOptions = {
   'auto-resend': { type: 'string' },
   'auto-resend-codes': { type: 'string' },
   carriers: { type: 'string' },
+  'send-window': { type: 'string' },
 } as const;
+
+const sendWindowFrom = (args: CommandArgs) => sendWindowsOption(args.values['send-window'], (m) => new UsageError(m));
+
+/** The organization as printed: its send windows as typed, unless --json. */
+const shown = (o: Organization, json: boolean) => ({ ...o, ...(json ? {} : { sendWindows: formatSendWindowsText(o.sendWindows) }) });
 
 /** `--auto-resend-codes no_service,radio_off`, or `default` for the shipped list. */
 function resendCodesFrom(args: CommandArgs): string[] | null | undefined {
@@ -69,14 +78,16 @@ export const orgCommands: Command[] = [
     path: ['org', 'create'],
     summary: 'Create an organization',
     usage:
-      "hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--json]",
+      "hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--send-window 'mon-fri 08:00-20:00 Indian/Antananarivo'|none] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const name = requireString(args, 'name');
+      const windows = sendWindowFrom(args);
       const ctx = await services();
       if (await findOrganization(ctx.db, name)) throw new UsageError(`an organization named ${name} already exists`);
       const org = await insertOrganization(ctx.db, { ...settingsFrom(args), name });
-      printObject(io, args.json, { ...org });
+      if (windows !== undefined) org.sendWindows = await setOrgSendWindows(ctx, org.id, windows);
+      printObject(io, args.json, shown(org, args.json));
       return 0;
     },
   },
@@ -99,7 +110,7 @@ export const orgCommands: Command[] = [
     path: ['org', 'update'],
     summary: "Change an organization's settings",
     usage:
-      "hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--json]",
+      "hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--send-window 'mon-fri 08:00-20:00 Indian/Antananarivo'|none] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const ref = args.positionals[0];
@@ -108,10 +119,12 @@ export const orgCommands: Command[] = [
       const org = await findOrganization(ctx.db, ref);
       if (!org) throw new UsageError(`no organization ${ref}`);
       const settings = settingsFrom(args);
+      const windows = sendWindowFrom(args);
       const updated = await updateOrganization(ctx.db, org.id, settings);
       // The phones' dispatch states hold the prefix table and their SIMs' networks.
       if (settings.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
-      printObject(io, args.json, { ...updated! });
+      if (windows !== undefined) updated!.sendWindows = await setOrgSendWindows(ctx, org.id, windows);
+      printObject(io, args.json, shown(updated!, args.json));
       return 0;
     },
   },

@@ -11,6 +11,7 @@ export interface DueResend {
   requestedDeviceId: string | null;
   simSubscriptionId: number | null;
   priority: number;
+  ignoreSendWindows: boolean;
   expiresAt: Date;
   resendsLeft: number;
 }
@@ -34,6 +35,7 @@ export async function selectDueResends(db: Queryable, ids: string[], now: Date, 
      )
      SELECT m.id, m.org_id AS "orgId", m.to_number AS "to", m.body, m.device_id AS "deviceId",
        m.requested_device_id AS "requestedDeviceId", m.sim_subscription_id AS "simSubscriptionId", m.priority,
+       m.ignore_send_windows AS "ignoreSendWindows",
        m.expires_at AS "expiresAt", m.auto_resends_left AS "resendsLeft"
      FROM messages m JOIN c ON c.id = m.id AND c.due
      ORDER BY m.failed_at`,

@@ -18,6 +18,8 @@ export interface BatchFields {
   autoResendsLeft: number;
   /** The messages are an automatic resend of resendOfId. */
   autoResend: boolean;
+  /** The send ignores the send windows (migration 030). */
+  ignoreSendWindows?: boolean;
   createdAt: Date;
   expiresAt: Date;
   /** A scheduled send's due time: its messages are written `accepted` (src/scheduling/). */
@@ -34,10 +36,10 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
     name: 'insert-batch-messages',
     text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
        sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend,
-       failure_code, failed_at, send_at)
+       failure_code, failed_at, send_at, ignore_send_windows)
      SELECT t.id, $3, t.to_number, $4, CASE WHEN t.failure_code IS NULL THEN $5 ELSE 'failed' END, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14,
        CASE WHEN t.failure_code IS NULL THEN $15 ELSE 0 END, $16, t.failure_code, CASE WHEN t.failure_code IS NULL THEN NULL ELSE $12::timestamptz END,
-       CASE WHEN t.failure_code IS NULL THEN $18::timestamptz END
+       CASE WHEN t.failure_code IS NULL THEN $18::timestamptz END, $19
      FROM unnest($1::text[], $2::text[], $17::text[]) AS t(id, to_number, failure_code)`,
     values: [
       recipients.map((r) => r.id),
@@ -58,6 +60,7 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       f.autoResend,
       recipients.map((r) => r.failureCode ?? null),
       f.sendAt ?? null,
+      f.ignoreSendWindows ?? false,
     ],
   });
 }

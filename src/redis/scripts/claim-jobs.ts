@@ -28,6 +28,8 @@ export interface ClaimJobsArgs {
   urgentScore: number;
   /** How long an off-net message of the organization's queue waits for a phone on its network (0: never). */
   offNetWaitMs: number;
+  /** Entries scored at or below this ignore the send windows (entries.ts IGNORE_WINDOWS_LEAD_MS). */
+  ignoreWindowsScore: number;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface ClaimedMessage {
 }
 
 export type ClaimJobsResult =
-  /** retryAfterMs > 0 when pacing or an off-net wait held some messages back. */
+  /** retryAfterMs > 0 when pacing, an off-net wait or the send windows held some messages back. */
   | { kind: 'claimed'; claimed: ClaimedMessage[]; retryAfterMs: number }
   /** Nothing claimed: the phone's last 60 s hold its pacing until retryAfterMs, when the oldest parts leave. */
   | { kind: 'paced'; retryAfterMs: number }
@@ -64,7 +66,7 @@ export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJo
     redis,
     script,
     [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming, keys.netPhones],
-    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay, args.urgentScore, args.offNetWaitMs],
+    [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay, args.urgentScore, args.offNetWaitMs, args.ignoreWindowsScore],
   )) as (string | number)[];
   switch (reply[0]) {
     case ClaimJobsCode.claimed: {
