@@ -197,69 +197,84 @@ local function chooseSim(meta, seg, queuedAt, mayWait)
   return defaultSim, 'sim_default'
 end
 
+-- Pages of a queue read per pass: entries this phone must leave (withdrawn from it, waiting for
+-- another network, outside its windows, paced) stay at the head, and a single page of max * 4
+-- could hold nothing else, leaving the phone idle behind them while other work waited.
+local PAGES = 4
+
 -- Reads the meta of as many candidates as are still wanted with one HMGET, and moves the claimed
--- ones with one ZREM (with those whose meta is gone) and one ZADD: per message an HGET, a ZREM and a ZADD made a 50-job claim
--- 150 commands, each propagated to the AOF.
+-- ones with one ZREM (with those whose meta is gone) and one ZADD: per message an HGET, a ZREM and
+-- a ZADD made a 50-job claim 150 commands, each propagated to the AOF.
 local function take(queue, upTo)
-  local scored
-  if upTo then
-    scored = rcall('ZRANGEBYSCORE', queue, '-inf', upTo, 'WITHSCORES', 'LIMIT', 0, max * 4)
-  else
-    scored = rcall('ZRANGE', queue, 0, max * 4 - 1, 'WITHSCORES')
-  end
-  local ids, scores = {}, {}
-  for i = 1, #scored, 2 do
-    ids[#ids + 1] = scored[i]
-    scores[#scores + 1] = tonumber(scored[i + 1])
-  end
   local mayWait = queue == KEYS[2]
-  local pos = 1
-  while claimed < max and pos <= #ids do
-    local first = pos
-    local slice = {}
-    for i = pos, math.min(#ids, pos + (max - claimed) - 1) do slice[#slice + 1] = ids[i] end
-    pos = pos + #slice
-    local raws = rcall('HMGET', KEYS[3], unpack(slice))
-    local leaving, claiming = {}, {}
-    for n, id in ipairs(slice) do
-      local raw = raws[n]
-      if not raw then
-        leaving[#leaving + 1] = id
-      else
-        local meta = cjson.decode(raw)
-        -- A message withdrawn from this phone (or failed on it) waits a while for another phone.
-        local avoided = meta['av'] == ARGV[1] and (tonumber(meta['avu']) or 0) > now
-        if tonumber(meta['exp']) > now and not avoided and (closedUntil == 0 or meta['iw'] == 1) then
-          local seg = tonumber(meta['seg'])
-          -- A message longer than the whole pace still goes, alone, into an empty window.
-          local withinWindow = windowUsed + windowAdd + seg <= pace or (windowUsed + windowAdd == 0)
-          local sim, why, waitEnd = nil, 'paced', nil
-          if withinWindow then sim, why, waitEnd = chooseSim(meta, seg, scores[first + n - 1], mayWait) end
-          if sim ~= nil then
-            local b = dayBudgetFor(sim)
-            b.add = b.add + seg
-            windowAdd = windowAdd + seg
-            windowEntries[#windowEntries + 1] = now
-            windowEntries[#windowEntries + 1] = seg .. ':' .. id
-            leaving[#leaving + 1] = id
-            claiming[#claiming + 1] = now
-            claiming[#claiming + 1] = id
-            claimed = claimed + 1
-            out[#out + 1] = id
-            out[#out + 1] = raw
-            out[#out + 1] = sim
-            out[#out + 1] = why
-          elseif why == 'wait' then
-            if waitEnds == 0 or waitEnd < waitEnds then waitEnds = waitEnd end
-          else
-            paced = true
+  local want = max * 4
+  -- Entries earlier pages left in the queue: the next page starts after them.
+  local left = 0
+  for _ = 1, PAGES do
+    local scored
+    if upTo then
+      scored = rcall('ZRANGEBYSCORE', queue, '-inf', upTo, 'WITHSCORES', 'LIMIT', left, want)
+    else
+      scored = rcall('ZRANGE', queue, left, left + want - 1, 'WITHSCORES')
+    end
+    local ids, scores = {}, {}
+    for i = 1, #scored, 2 do
+      ids[#ids + 1] = scored[i]
+      scores[#scores + 1] = tonumber(scored[i + 1])
+    end
+    local pos = 1
+    local removed = 0
+    while claimed < max and pos <= #ids do
+      local first = pos
+      local slice = {}
+      for i = pos, math.min(#ids, pos + (max - claimed) - 1) do slice[#slice + 1] = ids[i] end
+      pos = pos + #slice
+      local raws = rcall('HMGET', KEYS[3], unpack(slice))
+      local leaving, claiming = {}, {}
+      for n, id in ipairs(slice) do
+        local raw = raws[n]
+        if not raw then
+          leaving[#leaving + 1] = id
+        else
+          local meta = cjson.decode(raw)
+          -- A message withdrawn from this phone (or failed on it) waits a while for another phone.
+          local avoided = meta['av'] == ARGV[1] and (tonumber(meta['avu']) or 0) > now
+          if tonumber(meta['exp']) > now and not avoided and (closedUntil == 0 or meta['iw'] == 1) then
+            local seg = tonumber(meta['seg'])
+            -- A message longer than the whole pace still goes, alone, into an empty window.
+            local withinWindow = windowUsed + windowAdd + seg <= pace or (windowUsed + windowAdd == 0)
+            local sim, why, waitEnd = nil, 'paced', nil
+            if withinWindow then sim, why, waitEnd = chooseSim(meta, seg, scores[first + n - 1], mayWait) end
+            if sim ~= nil then
+              local b = dayBudgetFor(sim)
+              b.add = b.add + seg
+              windowAdd = windowAdd + seg
+              windowEntries[#windowEntries + 1] = now
+              windowEntries[#windowEntries + 1] = seg .. ':' .. id
+              leaving[#leaving + 1] = id
+              claiming[#claiming + 1] = now
+              claiming[#claiming + 1] = id
+              claimed = claimed + 1
+              out[#out + 1] = id
+              out[#out + 1] = raw
+              out[#out + 1] = sim
+              out[#out + 1] = why
+            elseif why == 'wait' then
+              if waitEnds == 0 or waitEnd < waitEnds then waitEnds = waitEnd end
+            else
+              paced = true
+            end
           end
         end
       end
+      -- Messages whose meta is gone and messages claimed both leave the queue.
+      if #leaving > 0 then rcall('ZREM', queue, unpack(leaving)) end
+      if #claiming > 0 then rcall('ZADD', KEYS[5], unpack(claiming)) end
+      removed = removed + #leaving
     end
-    -- Messages whose meta is gone and messages claimed both leave the queue.
-    if #leaving > 0 then rcall('ZREM', queue, unpack(leaving)) end
-    if #claiming > 0 then rcall('ZADD', KEYS[5], unpack(claiming)) end
+    left = left + #ids - removed
+    -- Done: enough claimed, the queue read to its end, or the phone's window full.
+    if claimed >= max or #ids < want or windowUsed + windowAdd >= pace then break end
   end
 end
 
