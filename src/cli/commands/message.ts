@@ -1,5 +1,5 @@
 import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
-import { findOrganization } from '../../orgs/org-store.js';
+import { orgOf, orgOption } from '../org-option.js';
 import { recordSystemAudit } from '../../audit/record-audit.js';
 import type { AppContext } from '../../context/app-context.js';
 import { HafatraError } from '../../errors/errors.js';
@@ -10,14 +10,6 @@ import { sendBodyFrom, idempotencyKeyFrom } from './message-send-body.js';
 
 const ROW_COLUMNS = ['id', 'to', 'status', 'failureCode', 'sendAt'];
 const EVENT_COLUMNS = ['at', 'fromStatus', 'toStatus', 'source', 'code', 'deviceId'];
-const orgOption = { org: { type: 'string' } } as const;
-
-async function orgOf(ctx: AppContext, args: CommandArgs) {
-  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
-  const org = await findOrganization(ctx.db, ref);
-  if (!org) throw new UsageError(`no organization ${ref}`);
-  return org;
-}
 
 /** `message get|cancel ID [--org]`: the id, checked before the services start, and the organization. */
 async function messageTarget(args: CommandArgs, services: () => Promise<AppContext>) {
