@@ -4,7 +4,8 @@ import type { AppContext } from '../context/app-context.js';
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 export interface CommandArgs {
-  values: Record<string, string | boolean | undefined>;
+  /** A string list for an option declared `multiple: true`. */
+  values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
   json: boolean;
 }

@@ -3,9 +3,10 @@ import { loadConfig, ConfigError } from '../config/config.js';
 import { openContext, closeContext } from '../app/runtime.js';
 import { migrate } from '../db/migrate.js';
 import type { AppContext } from '../context/app-context.js';
-import { UsageError, type Command, type CommandIo } from './command.js';
+import { UsageError, type Command, type CommandArgs, type CommandIo } from './command.js';
 import { commands } from './commands/index.js';
 import { resolveServices } from '../launcher/resolve-services.js';
+import { isHafatraError } from '../errors/errors.js';
 
 const io: CommandIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
 
@@ -46,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
       await migrate(ctx.db);
       return ctx;
     };
-    return await command.run({ values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals, json }, io, services);
+    return await command.run({ values: parsed.values as CommandArgs['values'], positionals: parsed.positionals, json }, io, services);
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`error: ${(err as Error).message}\nusage: ${command.usage}`);
@@ -55,6 +56,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ConfigError) {
       io.err(`error: ${err.message}`);
       return 2;
+    }
+    // Refused as the API would refuse it (no_device, rate_limited, not_found…): its code, for scripts.
+    if (isHafatraError(err)) {
+      io.err(`error: ${err.code}: ${err.message}`);
+      return 1;
     }
     io.err(`error: ${(err as Error).message}`);
     return 1;

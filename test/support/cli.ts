@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 export type CliRun = { code: number; stdout: string; stderr: string };
@@ -26,4 +27,15 @@ export async function runCliInProcess(args: string[], env: Record<string, string
     process.stderr.write = write.stderr;
     process.env = saved;
   }
+}
+
+/** `hafatra` in this process against `env`, and `json(...)`: the command with --json, expected to exit 0, its output parsed. */
+export function cliRunner(env: Record<string, string>) {
+  const hafatra = (...args: string[]) => runCliInProcess(args, env);
+  async function json(...args: string[]): Promise<any> {
+    const res = await hafatra(...args, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    return JSON.parse(res.stdout);
+  }
+  return { hafatra, json };
 }

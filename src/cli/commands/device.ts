@@ -1,7 +1,7 @@
 import qrcode from 'qrcode-terminal';
+import { orgOf } from '../org-option.js';
 import { UsageError, optionalInt, printObject, printRows, type Command, type CommandArgs, type CommandIo } from '../command.js';
 import type { AppContext } from '../../context/app-context.js';
-import { findOrganization } from '../../orgs/org-store.js';
 import { createPairingCode, PAIRING_CODE_TTL_SECONDS } from '../../devices/pairing.js';
 import { pairingQrPayload, serverUrlHint } from '../../devices/pairing-payload.js';
 import { listDevices } from '../../devices/device-view.js';
@@ -13,13 +13,6 @@ import { sendWindowsOption } from '../../send-windows/settings.js';
 import { formatSendWindowsText } from '../../send-windows/text.js';
 
 const COLUMNS = ['id', 'name', 'status', 'lastSeenAt', 'battery', 'sims', 'queueDepth', 'outbound', 'inbound', 'revokedAt'];
-
-async function orgOf(ctx: AppContext, args: CommandArgs) {
-  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
-  const org = await findOrganization(ctx.db, ref);
-  if (!org) throw new UsageError(`no organization ${ref}`);
-  return org;
-}
 
 async function deviceOrg(ctx: AppContext, args: CommandArgs): Promise<{ orgId: string; deviceId: string }> {
   const deviceId = args.positionals[0];

@@ -8,6 +8,7 @@ import { deviceCommands } from './device.js';
 import { phoneSimCommands } from './phone-sim.js';
 import { memberCommands } from './member.js';
 import { optOutCommands } from './opt-out.js';
+import { messageCommands } from './message.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
 export const commands: Command[] = [
@@ -20,4 +21,5 @@ export const commands: Command[] = [
   ...phoneSimCommands,
   ...memberCommands,
   ...optOutCommands,
+  ...messageCommands,
 ];

@@ -1,9 +1,8 @@
 import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
+import { orgOf } from '../org-option.js';
 import { SCOPES, isScope, type Scope } from '../../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../../auth/api-key-admin.js';
 import { listApiKeys, type ApiKeyRow } from '../../auth/api-key-store.js';
-import { findOrganization } from '../../orgs/org-store.js';
-import type { AppContext } from '../../context/app-context.js';
 
 const COLUMNS = ['id', 'name', 'hint', 'scopes', 'expiresAt', 'revokedAt', 'createdAt'];
 
@@ -52,13 +51,6 @@ function parseExpiry(raw: unknown): Date | null {
   const d = new Date(s);
   if (Number.isNaN(d.getTime()) || d.getTime() <= Date.now()) throw new UsageError('--expires takes a future ISO date-time or a duration like 30d, 12h, 45m');
   return d;
-}
-
-async function orgOf(ctx: AppContext, args: CommandArgs) {
-  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
-  const org = await findOrganization(ctx.db, ref);
-  if (!org) throw new UsageError(`no organization ${ref}`);
-  return org;
 }
 
 export const keyCommands: Command[] = [

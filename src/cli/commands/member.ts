@@ -1,18 +1,10 @@
 import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
+import { orgOf } from '../org-option.js';
 import { isRole } from '../../auth/principal.js';
-import { findOrganization } from '../../orgs/org-store.js';
 import { findMemberByEmail, membersOf, membershipOf, normalizeEmail, organizationsOf } from '../../members/member-store.js';
 import { createLink, linkUrl } from '../../members/links.js';
 import { loadConfig } from '../../config/config.js';
 import { recordSystemAudit } from '../../audit/record-audit.js';
-import type { AppContext } from '../../context/app-context.js';
-
-async function orgOf(ctx: AppContext, args: CommandArgs) {
-  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
-  const org = await findOrganization(ctx.db, ref);
-  if (!org) throw new UsageError(`no organization ${ref}`);
-  return org;
-}
 
 function emailOf(args: CommandArgs): string {
   if (typeof args.values.email !== 'string') throw new UsageError('--email is required');

@@ -1,8 +1,7 @@
 import { UsageError, optionalInt, printObject, printRows, type Command, type CommandArgs } from '../command.js';
-import { findOrganization } from '../../orgs/org-store.js';
+import { orgOf, orgOption } from '../org-option.js';
 import { normalizeRecipient } from '../../messages/recipients.js';
 import { recordSystemAudit } from '../../audit/record-audit.js';
-import type { AppContext } from '../../context/app-context.js';
 import { selectOptOutPage } from '../../opt-outs/sql/select-opt-out-page.js';
 import { insertOptOut } from '../../opt-outs/sql/insert-opt-out.js';
 import { deleteOptOut } from '../../opt-outs/sql/delete-opt-out.js';
@@ -10,14 +9,6 @@ import { keywordsOfSettings, optOutSettingsView, selectOptOutSettings, updateOpt
 import { MAX_WORD_LENGTH, MAX_WORDS, wordsProblem } from '../../opt-outs/keywords.js';
 
 const COLUMNS = ['id', 'number', 'source', 'incomingMessageId', 'reason', 'createdAt'];
-const orgOption = { org: { type: 'string' } } as const;
-
-async function orgOf(ctx: AppContext, args: CommandArgs) {
-  const ref = typeof args.values.org === 'string' ? args.values.org : 'default';
-  const org = await findOrganization(ctx.db, ref);
-  if (!org) throw new UsageError(`no organization ${ref}`);
-  return org;
-}
 
 /** The NUMBER argument as a send reads a recipient (E.164; national numbers in the organization's country). */
 function numberOf(args: CommandArgs, defaultCountry: string): string {
