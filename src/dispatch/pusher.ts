@@ -63,7 +63,7 @@ export class Pusher {
     const start = this.turn++ % all.length;
     const phones = all.map((_, i) => all[(start + i) % all.length]!);
     if (count === undefined) for (const s of phones) void this.push(s);
-    else void this.pushInTurns(phones, Math.min(MAX_CLAIM, Math.max(MIN_SHARE, Math.ceil(count / phones.length))));
+    else void this.pushInTurns(phones, count);
   }
 
   /**
@@ -74,11 +74,16 @@ export class Pusher {
    * delayed the rounds by a round trip, and phones refilling after their reports took the burst
    * meanwhile (7 of 20 phones of the fleet test got jobs).
    */
-  private async pushInTurns(phones: DeviceSession[], share: number): Promise<void> {
+  private async pushInTurns(phones: DeviceSession[], count: number): Promise<void> {
+    const share = Math.min(MAX_CLAIM, Math.max(MIN_SHARE, Math.ceil(count / phones.length)));
     let round = phones;
-    while (round.length > 0) {
-      const full = await Promise.all(round.map((s) => this.push(s, share)));
-      round = round.filter((_, i) => full[i]);
+    let left = count;
+    // Once the signalled messages are taken, phones refill as they report (settled): another
+    // round would mostly claim nothing.
+    while (round.length > 0 && left > 0) {
+      const pushed = await Promise.all(round.map((s) => this.push(s, share)));
+      left -= pushed.reduce((sum, p) => sum + p.claimed, 0);
+      round = round.filter((_, i) => pushed[i]!.full);
     }
   }
 
@@ -98,16 +103,17 @@ export class Pusher {
 
   /**
    * Claims for the phone until its room or the work runs out; with `share`, one claim of at most
-   * that many (pushInTurns goes round the phones). True when the last claim came back full: there
+   * that many (pushInTurns goes round the phones). `full` when the last claim came back full: there
    * may be more. A push already running for the phone is asked to go round once more instead.
    */
-  async push(s: DeviceSession, share?: number): Promise<boolean> {
+  async push(s: DeviceSession, share?: number): Promise<{ full: boolean; claimed: number }> {
     if (s.pushing) {
       s.pushAgain = true;
-      return false;
+      return { full: false, claimed: 0 };
     }
     s.pushing = true;
     let full = false;
+    let claimed = 0;
     try {
       do {
         s.pushAgain = false;
@@ -118,6 +124,7 @@ export class Pusher {
         // sent again when it reconnects, or withdrawn for another phone if it does not.
         if (result.jobs.length > 0 && s.send({ type: 'jobs', jobs: result.jobs })) s.outstanding += result.jobs.length;
         if (result.retryAfterMs > 0) this.retryLater(s, result.retryAfterMs);
+        claimed += result.jobs.length;
         full = result.jobs.length === room;
         if (full && share === undefined) s.pushAgain = true;
       } while (s.pushAgain && !s.closed);
@@ -127,7 +134,7 @@ export class Pusher {
     } finally {
       s.pushing = false;
     }
-    return full;
+    return { full, claimed };
   }
 
   private retryLater(s: DeviceSession, ms: number): void {
