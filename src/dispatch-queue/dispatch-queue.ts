@@ -11,8 +11,8 @@ import { WorkSignals } from './work-signals.js';
 
 /**
  * The Redis dispatch queues, in one place: what goes on them (a send's batch, a rebuild), what
- * leaves them (a phone's claim, a cancellation, an expiry), what goes back (an interrupted claim, a withdrawn job),
- * and the work signals that wake phones. One per process (app/runtime.ts makes it): it holds
+ * leaves them (a phone's claim, a cancellation, an expiry), what goes back (an interrupted
+ * claim, a withdrawn job), and the work signals that wake phones. One per process (app/runtime.ts makes it): it holds
  * the process's claim batcher and the phones its socket server holds. Postgres decides who gets
  * a message; these queues only say what is waiting, so they can always be rebuilt.
  */

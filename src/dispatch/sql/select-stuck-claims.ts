@@ -11,9 +11,8 @@ export interface StuckClaim {
  * `claimTimeoutSeconds` ago, or held by a phone whose socket is gone and that made no request
  * for `silentPhoneSeconds` (each 0: that rule is off). Not a message the send pinned to its
  * phone: no other phone may take it, and the phone gets it again when it reconnects. Oldest
- * first, at most `limit`. A claimed
- * message's updated_at is its claim time (nothing else changes it), which the in-flight index
- * (migration 010) orders.
+ * first, at most `limit`. A claimed message's updated_at is its claim time (nothing else changes
+ * it), which the in-flight index (migration 010) orders.
  */
 export async function selectStuckClaims(db: Queryable, now: Date, rules: { claimTimeoutSeconds: number; silentPhoneSeconds: number }, limit: number): Promise<StuckClaim[]> {
   const { claimTimeoutSeconds: timeout, silentPhoneSeconds: silent } = rules;
