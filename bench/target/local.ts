@@ -39,6 +39,8 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // Stopping the target needs no load-balancer drain.
+    HAFATRA_DRAIN_SECONDS: '0',
     HAFATRA_KEY_RATE_PER_SECOND: '1000000',
     HAFATRA_KEY_RATE_BURST: '1000000',
     HAFATRA_PACING_PER_MINUTE: '1000000',

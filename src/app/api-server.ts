@@ -8,6 +8,9 @@ import { apiRoutes } from './routes.js';
 import { contextReady } from './runtime.js';
 import type { Authenticators } from '../http/router.js';
 import type { TemplatedApp } from '../http/uws.js';
+import { accessLog } from '../http/access-log.js';
+import { readiness } from '../health/readiness.js';
+import { attachHealth } from '../health/routes.js';
 
 export interface ApiServer {
   port: number;
@@ -26,6 +29,8 @@ export interface ApiExtensions {
 export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): Promise<ApiServer> {
   await contextReady(ctx);
   const inflight = { count: 0 };
+  const ready = readiness(ctx);
+  const access = accessLog(ctx.log, ctx.config.accessLog);
   const server = createHttpServer(
     apiRoutes(ctx),
     {
@@ -42,9 +47,13 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       bodyLimitBytes: ctx.config.bodyLimitBytes,
       trustProxy: ctx.config.trustProxy,
       log: ctx.log,
+      accessLog: access,
       inflight,
     },
-    ext.attach,
+    (app) => {
+      attachHealth(app, { log: ctx.log, readiness: ready, accessLog: access });
+      ext.attach?.(app);
+    },
   );
   const port = await server.listen(ctx.config.host, ctx.config.port);
   ctx.log.info({ port }, 'API listening');
@@ -53,7 +62,17 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   return {
     port,
     compatPort: compat?.port ?? null,
+    /**
+     * A drain (SIGTERM): /readyz answers 503 `draining` at once while everything is still served
+     * for HAFATRA_DRAIN_SECONDS, long enough for a balancer to see it and send no new work; then
+     * the listeners close, requests in flight finish, and phones are told to reconnect (1001).
+     */
     async close() {
+      ready.startDraining();
+      if (ctx.config.drainSeconds > 0) {
+        ctx.log.info({ seconds: ctx.config.drainSeconds }, 'draining: not ready, still serving');
+        await new Promise((r) => setTimeout(r, ctx.config.drainSeconds * 1000));
+      }
       await compat?.close();
       await server.close();
       await ext.onClose?.();

@@ -41,10 +41,12 @@ export function guarded<Rest extends unknown[]>(
 /**
  * sendReply for code that must not throw (an async continuation, a catch): a reply that cannot
  * be serialized (a BigInt, a cycle) becomes a 500, and a write that fails is logged, not thrown.
+ * Returns the status answered (for the access log).
  */
-export function replySafely(res: HttpResponse, state: ResponseState, requestId: string, reply: Reply, log: Logger): void {
+export function replySafely(res: HttpResponse, state: ResponseState, requestId: string, reply: Reply, log: Logger): number {
   try {
     sendReply(res, state, requestId, reply);
+    return reply.status;
   } catch (err) {
     log.error({ err, requestId }, 'reply not sent');
     try {
@@ -52,5 +54,6 @@ export function replySafely(res: HttpResponse, state: ResponseState, requestId: 
     } catch {
       // The response was half written or is gone: nothing more can be said on it.
     }
+    return 500;
   }
 }

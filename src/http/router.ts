@@ -13,6 +13,7 @@ import { refuseCrossSite, type BrowserHeaders } from './same-origin.js';
 import type { Logger } from '../logging/logger.js';
 import type { Queryable } from '../db/pool.js';
 import { recordAudit } from '../audit/record-audit.js';
+import type { AccessLog } from './access-log.js';
 
 import type { Method } from './method.js';
 
@@ -123,6 +124,8 @@ export interface RouterDeps {
   /** Take the client's address from X-Forwarded-For (HAFATRA_TRUST_PROXY). */
   trustProxy?: boolean;
   log: Logger;
+  /** One line per answered request (HAFATRA_ACCESS_LOG); absent: none. */
+  accessLog?: AccessLog;
   inflight: { count: number };
 }
 
@@ -172,6 +175,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
   register(
     route.path,
     guarded(deps.log, `${route.method} ${route.path}`, (res, req, { state, requestId }) => {
+      const startedAt = performance.now();
       const params: Record<string, string> = {};
       names.forEach((name, i) => (params[name] = decodeSegment(req.getParameter(i) ?? '')));
       const authorization = req.getHeader('authorization') || undefined;
@@ -192,6 +196,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
         idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
         params,
         clientAddress: route.clientAddress || (route.audit && cookie) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
+        startedAt,
       };
       const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
       deps.inflight.count++;
@@ -209,6 +214,7 @@ interface Copied {
   idempotencyKey: RawIdempotencyKey | undefined;
   params: Record<string, string>;
   clientAddress: string;
+  startedAt: number;
 }
 
 async function handle(
@@ -266,7 +272,8 @@ async function handle(
     reply = errorReply(error, requestId);
   }
   // handle() must not reject: its caller only counts it, and a rejection would leave the client unanswered.
-  replySafely(res, state, requestId, reply, deps.log);
+  const status = replySafely(res, state, requestId, reply, deps.log);
+  deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status, startedAt: copied.startedAt, aborted: state.aborted });
 }
 
 async function authenticate(route: AnyRoute, headers: RequestHeaders, a: Authenticators) {

@@ -12,6 +12,9 @@ export interface HttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
+// Any token is a method to uWS: an unknown one is logged as OTHER, not as whatever a client sent.
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'patch', 'delete', 'options']);
+
 export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: (app: TemplatedApp) => void): HttpServer {
   const uWS = nativeUws();
   const app = uWS.App();
@@ -21,14 +24,19 @@ export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: 
   app.any(
     '/*',
     guarded(deps.log, 'any /*', (res, req, { state, requestId }) => {
+      const startedAt = performance.now();
       const path = req.getUrl();
       const method = req.getMethod();
       // The dashboard's pages: any GET the API does not own (src/dashboard/static-files.ts).
+      // Logged as one route each, `dashboard` or `unmatched`: the raw path would be unbounded.
       if ((method === 'get' || method === 'head') && !isApiPath(path) && deps.dashboard !== false) {
-        sendReply(res, state, requestId, dashboardReply(dashboard, path, /\bgzip\b/.test(req.getHeader('accept-encoding'))));
+        const reply = dashboardReply(dashboard, path, /\bgzip\b/.test(req.getHeader('accept-encoding')));
+        sendReply(res, state, requestId, reply);
+        deps.accessLog?.({ requestId, method: method.toUpperCase(), route: 'dashboard', status: reply.status, startedAt, aborted: false });
         return;
       }
       sendReply(res, state, requestId, errorReply(errors.notFound('route'), requestId));
+      deps.accessLog?.({ requestId, method: KNOWN_METHODS.has(method) ? method.toUpperCase() : 'OTHER', route: 'unmatched', status: 404, startedAt, aborted: false });
     }),
   );
 

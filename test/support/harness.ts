@@ -46,6 +46,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       port: 0,
       host: '127.0.0.1',
       pgPoolSize: 10,
+      // A closing test app stops at once; the drain test sets its own.
+      drainSeconds: 0,
       ...overrides,
     },
   );
