@@ -3,7 +3,8 @@ import { isHafatraError } from '../../errors/errors.js';
 import { sendMessages } from '../send-messages.js';
 import { resendRequest } from '../resend-message.js';
 import { AVOID_FAILED_PHONE_MS, DEFAULT_RESEND_CODES } from './policy.js';
-import { selectDueResends, settleResends, type DueResend } from './sql.js';
+import { selectDueResends, type DueResend } from './sql/select-due-resends.js';
+import { settleResends } from './sql/settle-resends.js';
 
 /**
  * Automatic resend (docs/decisions.md, "Automatic resend"): a message that failed with a code of

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context/app-context.js';
 import { resendFailed } from './resend-failures.js';
-import { selectUnsettledFailures } from './sql.js';
+import { selectUnsettledFailures } from './sql/select-unsettled-failures.js';
 
 /**
  * A failure is left to the sweep only when the report's path did not run (its process died

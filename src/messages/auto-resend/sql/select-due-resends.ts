@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.js';
+import type { Queryable } from '../../../db/pool.js';
 
 /** A failed message due an automatic resend: what the resend copies from it. */
 export interface DueResend {
@@ -42,16 +42,4 @@ export async function selectDueResends(db: Queryable, ids: string[], now: Date, 
     [ids, now, defaultCodes],
   );
   return rows as DueResend[];
-}
-
-/** Failures dealt with (resent, or the resend refused): no later pass resends them. */
-export async function settleResends(db: Queryable, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query('UPDATE messages SET auto_resends_left = 0 WHERE id = ANY($1::text[]) AND auto_resends_left > 0', [ids]);
-}
-
-/** Failures still to be dealt with that failed at or before `before`, oldest first (the sweep's work list, migration 026's index). */
-export async function selectUnsettledFailures(db: Queryable, before: Date, limit: number): Promise<string[]> {
-  const { rows } = await db.query(`SELECT id FROM messages WHERE status = 'failed' AND auto_resends_left > 0 AND failed_at <= $1 ORDER BY failed_at LIMIT $2`, [before, limit]);
-  return rows.map((r) => r.id as string);
 }
