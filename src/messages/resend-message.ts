@@ -2,7 +2,8 @@ import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { selectMessage } from './sql/select-messages.js';
 import { TERMINAL_STATUSES, type MessageRow } from './message.js';
-import { sendMessages, type SendRequest, type SendResult } from './send-messages.js';
+import { sendMessages } from './send-messages.js';
+import type { SendRequest, SendResult } from './send-request.js';
 
 /** A new message to the same recipient with the same body (and phone/SIM if one was named). */
 export async function resendMessage(ctx: AppContext, orgId: string, id: string, idempotencyKey?: string, byMember = false): Promise<SendResult> {

@@ -2,50 +2,23 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { errors, isHafatraError } from '../errors/errors.js';
-import { newId, newIds } from '../ids/ids.js';
+import { newId } from '../ids/ids.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { assertCanSend } from '../devices/eligibility.js';
 import { admitSend, SEND_TIMING, type Admission } from './admission.js';
-import { measureSms } from './encoding.js';
 import { normalizeRecipients } from './recipients.js';
-import { insertBatchMessages, type BatchFields } from './sql/insert-messages.js';
+import { insertBatchMessages } from './sql/insert-messages.js';
 import { insertBatch, findBatchByKey, markBatchesDispatched } from './sql/batches.js';
 import { selectMessagesByBatch } from './sql/select-messages.js';
 import { recordEvents } from '../events/record-events.js';
-import { acceptedMessages, toMessage, type Message } from './message.js';
-import type { SendMessagesBody } from './schemas.js';
-import { batchMetaFormatter, dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
-import { OPTED_OUT, splitOptedOut } from '../opt-outs/split-opted-out.js';
+import { toMessage } from './message.js';
+import type { SendRequest, SendResult } from './send-request.js';
+import { prepareBatch, type PreparedBatch } from './prepare-batch.js';
+import { answerOf, storedAnswer } from './stored-answer.js';
+import { splitOptedOut } from '../opt-outs/split-opted-out.js';
 import { recordOptedOutCreation } from '../opt-outs/opted-out-messages.js';
-import { dueTime, lifetimeMs } from '../scheduling/send-at.js';
+import { dueTime } from '../scheduling/send-at.js';
 import { scheduleBatches } from '../scheduling/schedule.js';
-
-export interface SendResult {
-  batchId: string;
-  messages: Message[];
-}
-
-export interface SendRequest extends SendMessagesBody {
-  resendOfId?: string;
-  /** A member sent it from the dashboard: the timeline's first entry says `member`, not `api`. */
-  byMember?: boolean;
-  /** An automatic resend of resendOfId (src/messages/auto-resend): what the chain carries on. */
-  automatic?: AutomaticResend;
-  /**
-   * The organization's reply to a stop or start word (src/opt-outs/replies.ts), written as a
-   * system send; the reply to a stop is the one send the opt-out list lets through.
-   */
-  optOutReply?: 'stop' | 'start';
-}
-
-export interface AutomaticResend {
-  /** The automatic resends the new message may still have (one fewer than the failed one). */
-  resendsLeft: number;
-  /** The failed message's expiry: a resend does not outlive the request it carries. */
-  expiresAt: Date;
-  /** The phone it failed on, which takes the resend only after the others had their chance. */
-  avoid: { deviceId: string; until: number } | null;
-}
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
 function requestHash(body: SendRequest): string {
@@ -139,115 +112,6 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
 }
 
 /** One send request, ready to write: the shared fields, each message as the API shows it, and its dispatch entry. */
-export interface PreparedBatch {
-  fields: BatchFields;
-  /** failureCode: the recipient opted out, its message is created failed. */
-  recipients: { id: string; to: string; failureCode?: string }[];
-  messages: Message[];
-  entries: DispatchEntry[];
-  /** The timeline's creation entry, when it is written (a member's send, an automatic resend): see commitBatch. */
-  creation: { source: 'member' | 'system'; code: string | null } | null;
-}
-
-/**
- * The hot part of a 500-recipient send: per recipient, only its id and number differ, so the
- * shared JSON and timestamps are formatted once and each message is one object literal.
- */
-function prepareBatch(
-  ctx: AppContext,
-  org: { orgId: string; autoResendAttempts: number },
-  body: SendRequest,
-  to: string[],
-  batchId: string,
-  { optedOut, sendAt }: { optedOut: ReadonlySet<string>; sendAt: Date | null },
-): PreparedBatch {
-  const { orgId } = org;
-  const { automatic } = body;
-  const measure = measureSms(body.body);
-  const now = new Date(ctx.clock.now());
-  // Its lifetime counts from when it is queued: its sendAt when scheduled.
-  const ttlEnd = (sendAt ?? now).getTime() + lifetimeMs(body.validFor, ctx.config.messageTtlSeconds);
-  const expiresAt = new Date(automatic ? Math.min(ttlEnd, automatic.expiresAt.getTime()) : ttlEnd);
-  const fields: BatchFields = {
-    orgId,
-    body: body.body,
-    status: sendAt ? 'accepted' : 'queued',
-    segments: measure.segments,
-    encoding: measure.encoding,
-    requestedDeviceId: body.deviceId ?? null,
-    simSubscriptionId: body.simSubscriptionId ?? null,
-    batchId,
-    resendOfId: body.resendOfId ?? null,
-    priority: body.priority === 'high' ? 1 : 0,
-    autoResendsLeft: automatic ? automatic.resendsLeft : (body.autoResend ?? org.autoResendAttempts),
-    autoResend: automatic !== undefined,
-    ignoreSendWindows: body.ignoreSendWindows === true,
-    createdAt: now,
-    expiresAt,
-    sendAt,
-  };
-  const ids = newIds('message', to.length);
-  const created = now.toISOString();
-  const expires = expiresAt.toISOString();
-  const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
-  const score = dispatchScore(now.getTime(), fields.priority, fields.ignoreSendWindows);
-  const recipients = to.map((number, i) => (optedOut.has(number) ? { id: ids[i]!, to: number, failureCode: OPTED_OUT } : { id: ids[i]!, to: number }));
-  const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires, sendAt: sendAt?.toISOString() ?? null }, recipients);
-  // A scheduled batch is queued when due (src/scheduling/); an opted-out recipient never is.
-  const queued = sendAt ? [] : optedOut.size === 0 ? recipients : recipients.filter((r) => !('failureCode' in r));
-  const entries = queued.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
-  const creation = automatic
-    ? { source: 'system' as const, code: 'auto_resend' }
-    : body.optOutReply
-      ? { source: 'system' as const, code: 'opt_out_reply' }
-      : body.byMember
-        ? { source: 'member' as const, code: null }
-        : null;
-  return { fields, recipients, messages, entries, creation };
-}
-
-type StoredFields = Omit<BatchFields, 'createdAt' | 'expiresAt' | 'sendAt' | 'orgId' | 'status' | 'autoResendsLeft' | 'autoResend' | 'ignoreSendWindows'> & {
-  createdAt: string;
-  expiresAt: string;
-  sendAt?: string | null;
-};
-
-/**
- * What an idempotency key keeps for 24 hours: the shared fields once and the ids and numbers,
- * about a tenth of the 202 it rebuilds exactly (a 500-recipient answer is ~230 KB).
- */
-interface StoredAnswer {
-  f: StoredFields;
-  ids: string[];
-  to: string[];
-  /** The indexes of the recipients created failed as opted out, when there are any. */
-  oo?: number[];
-}
-
-function storedAnswer(batch: PreparedBatch): string {
-  const { orgId: _org, status: _status, autoResendsLeft: _left, autoResend: _auto, ignoreSendWindows: _iw, createdAt, expiresAt, sendAt, ...rest } = batch.fields;
-  const answer: StoredAnswer = {
-    f: { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), ...(sendAt ? { sendAt: sendAt.toISOString() } : {}) },
-    ids: batch.recipients.map((r) => r.id),
-    to: batch.recipients.map((r) => r.to),
-  };
-  const oo = batch.recipients.flatMap((r, i) => (r.failureCode === undefined ? [] : [i]));
-  if (oo.length > 0) answer.oo = oo;
-  return JSON.stringify(answer);
-}
-
-function answerOf(stored: string): SendResult {
-  const a = JSON.parse(stored) as StoredAnswer;
-  const oo = new Set(a.oo);
-  return {
-    batchId: a.f.batchId,
-    messages: acceptedMessages(
-      a.f,
-      a.ids.map((id, i) => (oo.has(i) ? { id, to: a.to[i]!, failureCode: OPTED_OUT } : { id, to: a.to[i]! })),
-    ),
-  };
-}
-
 /**
  * The batch row, its messages and their webhook events in one transaction; false when the
  * idempotency key already has a batch. Rolled back when it reaches its end past the commit
