@@ -15,6 +15,8 @@ export interface Metrics {
   reportBatchSize: Histogram;
   /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones). */
   sources: { phones?: () => number };
+  /** Starts prom-client's process metrics (see servedMetrics): once, and only where they are scraped. */
+  withProcessMetrics(): void;
 }
 
 /** Batch sizes: one message up to the claim writer's 64 writes of several messages each. */
@@ -24,10 +26,9 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  // Process CPU, memory, handles, GC and nodejs_eventloop_lag_seconds (and its percentiles).
-  collectDefaultMetrics({ register: registry });
   const on = { registers: [registry] };
   const sources: Metrics['sources'] = {};
+  let processMetrics = false;
   new Gauge({
     ...on,
     name: 'hafatra_phones_connected',
@@ -39,6 +40,14 @@ export function createMetrics(): Metrics {
   return {
     registry,
     sources,
+    withProcessMetrics() {
+      if (processMetrics) return;
+      processMetrics = true;
+      // Process CPU, memory, handles, GC and nodejs_eventloop_lag_seconds (with its percentiles).
+      // Started only by a process that serves /metrics: the event-loop monitor and GC observer it
+      // starts run for the life of the process, a cost the CLI and test contexts need not pay.
+      collectDefaultMetrics({ register: registry });
+    },
     httpRequests: new Counter({ ...on, name: 'hafatra_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'] }),
     httpDuration: new Histogram({
       ...on,

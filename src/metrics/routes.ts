@@ -30,6 +30,7 @@ export function bearerMatches(header: string, token: string): boolean {
  * install exposes nothing. Registered on uWS directly like /healthz: no API key, not in /v1.
  */
 export function attachMetrics(app: TemplatedApp, deps: MetricsRouteDeps): void {
+  if (deps.token !== '') deps.metrics.withProcessMetrics();
   app.get(
     '/metrics',
     guarded(deps.log, 'get /metrics', (res, req, { state, requestId }) => {
