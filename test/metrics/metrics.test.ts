@@ -3,6 +3,9 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { eventually, pairTestPhone, sendMessages, type TestPhone } from '../support/phones.js';
 import type { Job } from '../../src/phone/protocol.js';
+import pg from 'pg';
+import { testDatabaseUrl } from '../support/database.js';
+import { SCRAPE_READ_TIMEOUT_MS } from '../../src/metrics/store-gauges.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
 
@@ -135,6 +138,35 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
       const text = await res.text();
       expect(JSON.parse(text).error.code).toBe('unauthorized');
       expect(text).not.toContain('hafatra_');
+    }
+  });
+});
+
+describe('GET /metrics while Postgres does not answer', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ metricsToken: TOKEN });
+  });
+  afterAll(() => app.close());
+
+  it('still answers within the bound, with the queue depth source down and the rest intact', async () => {
+    // The count waits on this lock (this file's own database): as a Postgres that stopped answering.
+    const locker = new pg.Client({ connectionString: testDatabaseUrl() });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE messages IN ACCESS EXCLUSIVE MODE');
+      const startedAt = performance.now();
+      const samples = await scrape(app);
+      const ms = performance.now() - startedAt;
+      expect(ms).toBeGreaterThanOrEqual(SCRAPE_READ_TIMEOUT_MS - 50);
+      expect(ms).toBeLessThan(SCRAPE_READ_TIMEOUT_MS + 1_500);
+      expect(value(samples, 'hafatra_metrics_source_up', { source: 'dispatch_queue_depth' })).toBe(0);
+      expect(samples.has('hafatra_pg_pool_connections{pool=main}')).toBe(true);
+      expect(samples.has('nodejs_eventloop_lag_seconds{}')).toBe(true);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
     }
   });
 });
