@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withinTimeout } from './within-timeout.js';
 
 /**
  * This process's Prometheus instruments, on a registry of its own (not prom-client's global one:
@@ -13,8 +14,9 @@ export interface Metrics {
   statusChanges: Counter<'status'>;
   claimBatchSize: Histogram;
   reportBatchSize: Histogram;
-  /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones). */
-  sources: { phones?: () => number };
+  webhookDeliveries: Counter<'outcome'>;
+  /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones, the webhook workers their queue). */
+  sources: { phones?: () => number; webhookBacklog?: () => Promise<Record<string, number>> };
   /** Starts prom-client's process metrics (see servedMetrics): once, and only where they are scraped. */
   withProcessMetrics(): void;
 }
@@ -35,6 +37,18 @@ export function createMetrics(): Metrics {
     help: 'Phone sockets open on this process.',
     collect() {
       this.set(sources.phones?.() ?? 0);
+    },
+  });
+  new Gauge({
+    ...on,
+    name: 'hafatra_webhook_backlog',
+    help: 'Webhook delivery jobs in BullMQ by state (waiting, delayed, active, prioritized), read at scrape time in a process running the webhook workers; each job holds up to 50 deliveries of one endpoint.',
+    labelNames: ['state'],
+    async collect() {
+      const read = sources.webhookBacklog;
+      if (!read) return;
+      const counts = await withinTimeout(read);
+      if (counts) for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
     },
   });
   return {
@@ -59,6 +73,7 @@ export function createMetrics(): Metrics {
     messagesAccepted: new Counter({ ...on, name: 'hafatra_messages_accepted_total', help: 'Messages stored by an accepted send request (202).' }),
     statusChanges: new Counter({ ...on, name: 'hafatra_message_status_changes_total', help: 'Message status changes made by this process, by the new status.', labelNames: ['status'] }),
     claimBatchSize: new Histogram({ ...on, name: 'hafatra_claim_batch_size', help: 'Messages asked for in one claim statement (the claims of one event-loop turn).', buckets: BATCH_BUCKETS }),
+    webhookDeliveries: new Counter({ ...on, name: 'hafatra_webhook_deliveries_total', help: 'Webhook delivery attempts recorded, by outcome (delivered, retrying, dead).', labelNames: ['outcome'] }),
     reportBatchSize: new Histogram({ ...on, name: 'hafatra_report_batch_size', help: 'Status reports written in one batch.', buckets: BATCH_BUCKETS }),
   };
 }

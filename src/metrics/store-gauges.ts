@@ -1,21 +1,9 @@
 import { Gauge } from 'prom-client';
 import type { Infrastructure } from '../context/infrastructure.js';
+import { withinTimeout } from './within-timeout.js';
 
-/** A scrape never waits longer than this on Postgres: past it the last value is served and the source reads as down. */
-export const SCRAPE_READ_TIMEOUT_MS = 1_000;
 /** Several scrapers (or a fast scrape interval) share one count this long. */
 export const SCRAPE_READ_CACHE_MS = 5_000;
-
-/** Resolves the read's value, or undefined on an error or past SCRAPE_READ_TIMEOUT_MS: a scrape never fails on it. */
-function withinTimeout<T>(read: () => Promise<T>): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), SCRAPE_READ_TIMEOUT_MS);
-    Promise.resolve()
-      .then(read)
-      .then(resolve, () => resolve(undefined))
-      .finally(() => clearTimeout(timer));
-  });
-}
 
 /**
  * Gauges read only when /metrics is scraped: the Postgres pools' connections (in memory) and the

@@ -4,8 +4,9 @@ import { insertTestDevice } from '../support/devices.js';
 import { eventually, pairTestPhone, sendMessages, type TestPhone } from '../support/phones.js';
 import type { Job } from '../../src/phone/protocol.js';
 import pg from 'pg';
+import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from '../webhooks/support.js';
 import { testDatabaseUrl } from '../support/database.js';
-import { SCRAPE_READ_TIMEOUT_MS } from '../../src/metrics/store-gauges.js';
+import { SCRAPE_READ_TIMEOUT_MS } from '../../src/metrics/within-timeout.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
 
@@ -139,6 +140,32 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
       expect(JSON.parse(text).error.code).toBe('unauthorized');
       expect(text).not.toContain('hafatra_');
     }
+  });
+});
+
+describe('GET /metrics in a process running the webhook workers', () => {
+  let rig: WebhookRig;
+  beforeAll(async () => {
+    rig = await startWebhookRig({ metricsToken: TOKEN, webhookTimeoutMs: 1000, webhookScheduleSeconds: [0, 3600] });
+  });
+  afterAll(() => rig.close());
+
+  it('counts deliveries by outcome and reads the BullMQ backlog', async () => {
+    const { app, receiver } = rig;
+    const { org, key } = await app.createOrg();
+    const { id } = await createEndpoint(app, key, { url: `${receiver.url}hooks`, eventTypes: ['message.sent'] });
+    receiver.respondWith(() => ({ status: 200 }));
+    await emitEvents(app, org.id, 'message.sent', 2);
+    await waitFor('both delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 2);
+    receiver.respondWith(() => ({ status: 500 }));
+    await emitEvents(app, org.id, 'message.sent', 1);
+    await waitFor('one retrying', async () => (await deliveries(app, key, id)).some((d) => d.status === 'retrying'));
+    const samples = await scrape(app);
+    expect(value(samples, 'hafatra_webhook_deliveries_total', { outcome: 'delivered' })).toBe(2);
+    expect(value(samples, 'hafatra_webhook_deliveries_total', { outcome: 'retrying' })).toBe(1);
+    // The retry waits an hour: its job is delayed in BullMQ.
+    expect(value(samples, 'hafatra_webhook_backlog', { state: 'delayed' })).toBeGreaterThanOrEqual(1);
+    expect(samples.has('hafatra_webhook_backlog{state=waiting}')).toBe(true);
   });
 });
 
