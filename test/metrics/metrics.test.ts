@@ -4,6 +4,7 @@ import { insertTestDevice } from '../support/devices.js';
 import { eventually, pairTestPhone, sendMessages, type TestPhone } from '../support/phones.js';
 import type { Job } from '../../src/phone/protocol.js';
 import pg from 'pg';
+import { startMetricsListener } from '../../src/metrics/metrics-listener.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from '../webhooks/support.js';
 import { testDatabaseUrl } from '../support/database.js';
 import { SCRAPE_READ_TIMEOUT_MS } from '../../src/metrics/within-timeout.js';
@@ -166,6 +167,22 @@ describe('GET /metrics in a process running the webhook workers', () => {
     // The retry waits an hour: its job is delayed in BullMQ.
     expect(value(samples, 'hafatra_webhook_backlog', { state: 'delayed' })).toBeGreaterThanOrEqual(1);
     expect(samples.has('hafatra_webhook_backlog{state=waiting}')).toBe(true);
+  });
+
+  it('serves the same metrics on HAFATRA_METRICS_PORT, the listener `hafatra worker` starts, with the same token rule', async () => {
+    const listener = await startMetricsListener(rig.app.ctx, '127.0.0.1', 0);
+    try {
+      const url = `http://127.0.0.1:${listener.port}`;
+      const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(200);
+      const samples = parse(await res.text());
+      expect(value(samples, 'hafatra_webhook_deliveries_total', { outcome: 'delivered' })).toBe(2);
+      expect(samples.has('nodejs_eventloop_lag_seconds{}')).toBe(true);
+      expect((await fetch(`${url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${url}/v1/messages`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    } finally {
+      listener.close();
+    }
   });
 });
 
