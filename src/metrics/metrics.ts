@@ -17,7 +17,7 @@ export interface Metrics {
   webhookDeliveries: Counter<'outcome'>;
   /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones, the webhook workers their queue). */
   sources: { phones?: () => number; webhookBacklog?: () => Promise<Record<string, number>> };
-  /** Starts prom-client's process metrics (see servedMetrics): once, and only where they are scraped. */
+  /** Starts prom-client's process metrics (see attachMetrics): once, and only where they are scraped. */
   withProcessMetrics(): void;
 }
 

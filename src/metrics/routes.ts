@@ -35,9 +35,11 @@ export function attachMetrics(app: TemplatedApp, deps: MetricsRouteDeps): void {
     '/metrics',
     guarded(deps.log, 'get /metrics', (res, req, { state, requestId }) => {
       const startedAt = performance.now();
+      // Off, it is logged and counted as the unknown route it pretends to be.
+      const route = deps.token === '' ? 'unmatched' : '/metrics';
       const done = (reply: Reply) => {
         const status = replySafely(res, state, requestId, reply, deps.log);
-        deps.accessLog?.({ requestId, method: 'GET', route: '/metrics', status, startedAt, aborted: state.aborted });
+        deps.accessLog?.({ requestId, method: 'GET', route, status, startedAt, aborted: state.aborted });
       };
       if (deps.token === '') return done(errorReply(errors.notFound('route'), requestId));
       if (!bearerMatches(req.getHeader('authorization'), deps.token)) return done(errorReply(errors.unauthorized('a valid metrics token is required'), requestId));
