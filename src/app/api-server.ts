@@ -11,6 +11,8 @@ import type { TemplatedApp } from '../http/uws.js';
 import { accessLog } from '../http/access-log.js';
 import { readiness } from '../health/readiness.js';
 import { attachHealth } from '../health/routes.js';
+import { attachMetrics } from '../metrics/routes.js';
+import { recordRequests } from '../metrics/http-metrics.js';
 
 export interface ApiServer {
   port: number;
@@ -30,7 +32,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   await contextReady(ctx);
   const inflight = { count: 0 };
   const ready = readiness(ctx);
-  const access = accessLog(ctx.log, ctx.config.accessLog);
+  const access = recordRequests(ctx.metrics, accessLog(ctx.log, ctx.config.accessLog));
   const server = createHttpServer(
     apiRoutes(ctx),
     {
@@ -52,6 +54,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
     },
     (app) => {
       attachHealth(app, { log: ctx.log, readiness: ready, accessLog: access });
+      attachMetrics(app, { log: ctx.log, metrics: ctx.metrics, token: ctx.config.metricsToken, accessLog: access });
       ext.attach?.(app);
     },
   );

@@ -9,6 +9,7 @@ import { bootstrapDefaultOrg, firstOwnerSetupToken } from './bootstrap.js';
 import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
 import { checkEvictionPolicy } from '../redis/eviction-policy.js';
+import { startMetricsListener, type MetricsListener } from '../metrics/metrics-listener.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -52,6 +53,7 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
   process.on('unhandledRejection', (err) => ctx.log.error({ err }, 'unhandled rejection'));
   let api: ApiServer | undefined;
   let workers: Workers | undefined;
+  let metrics: MetricsListener | undefined;
   try {
     // The embedded Redis is started with noeviction; REDIS_URL names one configured elsewhere.
     if (baseConfig.redisUrl) await checkEvictionPolicy(ctx.redis, ctx.log);
@@ -60,6 +62,10 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
     const setupToken = role === 'worker' ? null : await firstOwnerSetupToken(ctx);
     if (role !== 'worker') api = await startApiServer(ctx, apiExtensions(ctx));
     if (role !== 'api') workers = await startWorkers(ctx);
+    if (role === 'worker' && resolved.config.metricsPort !== null) {
+      metrics = await startMetricsListener(ctx, resolved.config.host, resolved.config.metricsPort);
+      ctx.log.info({ port: metrics.port }, 'metrics listening');
+    }
     if (api) io.out(`Hafatra ${role === 'all' ? '' : `${role} `}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
     if (first && api) firstRunBanner(io, api.port, first.key);
     if (api) {
@@ -76,6 +82,7 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
     io.err(`${signal}: shutting down`);
     return 0;
   } finally {
+    metrics?.close();
     await api?.close();
     await workers?.close();
     await closeContext(ctx);

@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../context/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
 import { SerialLane } from '../batching/serial-lane.js';
+import { createMetrics } from '../metrics/metrics.js';
+import { watchStores } from '../metrics/store-gauges.js';
 import { RESENDS_PER_ROUND } from '../messages/auto-resend/after-reports.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
@@ -27,7 +29,9 @@ export function openContext(config: Config, name = 'hafatra', clock: Clock = sys
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
     keys: redisKeys(config.redisPrefix),
     clock,
+    metrics: createMetrics(),
   };
+  watchStores(infra);
   return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra), resends: new SerialLane<string>(RESENDS_PER_ROUND) };
 }
 

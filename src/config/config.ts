@@ -27,6 +27,14 @@ export const settings = {
     default: '5',
     doc: 'On SIGTERM the API first answers `/readyz` 503 `draining` and keeps serving for this long (so a load balancer stops sending it new requests), then stops listening, lets requests in flight finish and closes phone sockets with 1001 (they reconnect elsewhere). 0: no wait.',
   },
+  HAFATRA_METRICS_TOKEN: {
+    default: '',
+    doc: 'Bearer token that `GET /metrics` (Prometheus text format) requires in `Authorization: Bearer <token>`. Empty: `/metrics` answers 404 (off), so nothing is exposed by default.',
+  },
+  HAFATRA_METRICS_PORT: {
+    default: '',
+    doc: 'Port on which `hafatra worker` serves `GET /metrics` (webhook deliveries and backlog, its pools, process metrics), with the same `HAFATRA_METRICS_TOKEN` rule. Empty: the worker serves none (the API serves `/metrics` on PORT; `hafatra start` has both in one process).',
+  },
   HAFATRA_ACCESS_LOG: { default: 'true', doc: 'One `info` log line per HTTP request as it is answered (request id, method, route pattern, status, duration). false: none.' },
   HAFATRA_BODY_LIMIT_BYTES: { default: '1048576', doc: 'Largest accepted request body; larger ones get 413.' },
   HAFATRA_TRUST_PROXY: {
@@ -93,6 +101,8 @@ const ConfigSchema = Type.Object({
   compatPort: Type.Union([Int(0, 65535), Type.Null()]),
   drainSeconds: Int(0, 3600),
   accessLog: Type.Boolean(),
+  metricsToken: Type.String(),
+  metricsPort: Type.Union([Int(0, 65535), Type.Null()]),
   bodyLimitBytes: Int(1024),
   trustProxy: Type.Boolean(),
   keyRatePerSecond: Int(1),
@@ -154,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     compatPort: get('HAFATRA_COMPAT_PORT').trim() === '' ? null : num(get('HAFATRA_COMPAT_PORT')),
     drainSeconds: num(get('HAFATRA_DRAIN_SECONDS')),
     accessLog: bool(get('HAFATRA_ACCESS_LOG')),
+    metricsToken: get('HAFATRA_METRICS_TOKEN').trim(),
+    metricsPort: get('HAFATRA_METRICS_PORT').trim() === '' ? null : num(get('HAFATRA_METRICS_PORT')),
     bodyLimitBytes: num(get('HAFATRA_BODY_LIMIT_BYTES')),
     trustProxy: bool(get('HAFATRA_TRUST_PROXY')),
     keyRatePerSecond: num(get('HAFATRA_KEY_RATE_PER_SECOND')),

@@ -4,6 +4,7 @@ import type { Redis } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Logger } from '../logging/logger.js';
 import type { Clock } from './clock.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** A process's settings and connections: what the services it owns are built from. */
 export interface Infrastructure {
@@ -15,4 +16,6 @@ export interface Infrastructure {
   redis: Redis;
   keys: RedisKeys;
   clock: Clock;
+  /** This process's Prometheus instruments (GET /metrics). */
+  metrics: Metrics;
 }

@@ -34,6 +34,9 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
     return settleMessages(tx, deviceId);
   });
   if (outcome) {
+    // Counted once committed: a rolled-back revocation changed nothing.
+    if (outcome.unknown > 0) ctx.metrics.statusChanges.inc({ status: 'unknown' }, outcome.unknown);
+    if (outcome.failed.length > 0) ctx.metrics.statusChanges.inc({ status: 'failed' }, outcome.failed.length);
     await syncDeviceState(ctx, deviceId);
     await ctx.dispatch.remove(
       orgId,

@@ -1,6 +1,7 @@
 import type { Infrastructure } from '../context/infrastructure.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
+import { countStatusChanges } from '../metrics/metrics.js';
 import type { SimChoice } from '../redis/scripts/claim-jobs.js';
 
 export interface ClaimWrite {
@@ -38,7 +39,9 @@ async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<C
       simSubscriptionId: p.sim >= 0 ? p.sim : null,
     })),
   );
+  ctx.metrics.claimBatchSize.observe(transitions.length);
   const changed = await applyTransitionsLean(ctx.hotDb, transitions, { liveDevicesOnly: true });
+  countStatusChanges(ctx.metrics, changed);
   const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
   const won = writes.map((w) => new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)));
   // A phone that got nothing is either revoked or lost every message to a cancel or expiry.

@@ -42,6 +42,7 @@ const CLOSE_REPLACED = 4000;
  */
 export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: SocketServerDeps): DeviceSockets {
   const sessions = new Map<string, DeviceSession>();
+  ctx.metrics.sources.phones = () => sessions.size;
   const reports = new StatusReportWriter(ctx);
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });

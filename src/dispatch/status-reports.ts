@@ -7,6 +7,7 @@ import { trustedTime, type ClockSkewWarning } from './clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
 import { withdrawJobs } from './withdraw-jobs.js';
 import { resendReportedFailures } from '../messages/auto-resend/after-reports.js';
+import { countStatusChanges } from '../metrics/metrics.js';
 
 export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
@@ -132,6 +133,7 @@ async function coolDownAfterLimit(ctx: AppContext, changed: ChangedLean[], trans
 }
 
 export async function writeReports(ctx: AppContext, items: { deviceId: string; report: StatusReport }[]): Promise<ReportOutcome[]> {
+  ctx.metrics.reportBatchSize.observe(items.length);
   const times = items.map((it) => trustedTime(it.report.at));
   // Each round is one statement, atomic by itself: should the process die between two rounds,
   // the later reports are not acked and the phone sends them again.
@@ -151,6 +153,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
       };
     });
     const changedRows = await applyTransitionsLean(ctx.hotDb, transitions);
+    countStatusChanges(ctx.metrics, changedRows);
     await coolDownAfterLimit(ctx, changedRows, transitions);
     resendReportedFailures(ctx, changedRows);
     const changed = new Set(changedRows.map((m) => m.id));

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { applyTransitions } from '../messages/transitions.js';
+import { countStatusChanges } from '../metrics/metrics.js';
 
 const BATCH = 1000;
 /** A claim not confirmed in Postgres within this time was interrupted (the process died). */
@@ -14,6 +15,7 @@ export async function expireQueued(ctx: AppContext): Promise<number> {
     ctx.db,
     rows.map((r) => ({ id: r.id as string, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })),
   );
+  countStatusChanges(ctx.metrics, changed);
   const byOrg = new Map<string, { id: string; requestedDeviceId: string | null }[]>();
   for (const m of changed) {
     const list = byOrg.get(m.orgId) ?? [];
@@ -37,6 +39,7 @@ export async function markSilentUnknown(ctx: AppContext): Promise<number> {
     ctx.db,
     rows.map((r) => ({ id: r.id as string, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })),
   );
+  countStatusChanges(ctx.metrics, changed);
   return changed.length;
 }
 

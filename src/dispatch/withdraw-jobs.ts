@@ -3,6 +3,7 @@ import { toDispatchEntry } from '../dispatch-queue/entries.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
+import { countStatusChanges } from '../metrics/metrics.js';
 
 /** Why a job left a phone: the timeline code of its `claimed → queued` event. */
 export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited';
@@ -44,6 +45,7 @@ export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: strin
       ctx.db,
       held.map((m) => ({ id: m.id, to: 'queued' as const, from: ['claimed' as const], at, source: 'system' as const, code: reason, deviceId, heldBy: deviceId })),
     );
+    countStatusChanges(ctx.metrics, changed);
     return new Set(changed.map((m) => m.id));
   });
   if (withdrawn.length > 0) {

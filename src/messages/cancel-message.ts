@@ -3,6 +3,7 @@ import { errors } from '../errors/errors.js';
 import { applyTransitions } from './transitions.js';
 import { selectMessage } from './sql/select-messages.js';
 import { toMessage } from './message.js';
+import { countStatusChanges } from '../metrics/metrics.js';
 
 /**
  * Withdraws a message no phone has claimed. Postgres decides (a claim racing the cancel loses or
@@ -17,6 +18,7 @@ export async function cancelMessage(ctx: AppContext, orgId: string, id: string, 
     const current = await selectMessage(ctx.db, orgId, id);
     throw errors.invalidTransition(`message is ${current?.status ?? existing.status}; only a message no phone has claimed can be cancelled`);
   }
+  countStatusChanges(ctx.metrics, [changed]);
   await ctx.dispatch.remove(orgId, [{ id, requestedDeviceId: changed.requestedDeviceId }]);
   return toMessage(changed);
 }

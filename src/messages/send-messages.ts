@@ -42,6 +42,7 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   const step = await admitAndCommit(ctx, orgId, body, idempotencyKey);
   if (step.kind === 'answered') return step.result;
   const { batch, admission } = step;
+  ctx.metrics.messagesAccepted.inc(batch.messages.length);
   const { batchId, sendAt } = batch.fields;
   // A scheduled batch goes on the schedule instead of the queues (src/scheduling/), then counts as handed over.
   const handOver = sendAt ? scheduleBatches(ctx, [{ batchId, sendAt }]).then(() => markBatchesDispatched(ctx.db, [batchId])) : ctx.dispatch.dispatchBatch([batchId], batch.entries);

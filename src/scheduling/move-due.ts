@@ -4,6 +4,7 @@ import { selectMessagesByIds } from '../messages/sql/select-messages.js';
 import { applyTransitions, type Transition } from '../messages/transitions.js';
 import { takeDueBatches, type TakenBatch } from '../redis/scripts/take-due-batches.js';
 import { selectScheduledMessages } from './sql/select-scheduled-messages.js';
+import { countStatusChanges } from '../metrics/metrics.js';
 
 export const SCHEDULE_TIMING = {
   /** How often the worker looks for due batches: a message is queued at most this late, plus its move. */
@@ -58,6 +59,7 @@ async function moveBatches(ctx: AppContext, taken: TakenBatch[], now: number): P
     else transitions.push({ id: m.id, to: 'queued', from: ['accepted'], at, source: 'system', code: 'scheduled' });
   }
   const changed = await applyTransitions(ctx.db, transitions);
+  countStatusChanges(ctx.metrics, changed);
   const entries: DispatchEntry[] = changed.filter((m) => m.status === 'queued').map((m) => toDispatchEntry(m));
   // Queued by a mover that died before its enqueue (only a batch whose lease ran out has any):
   // the enqueue is idempotent, and a claim in Postgres still decides who sends it.

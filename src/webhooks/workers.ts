@@ -57,6 +57,9 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
     requeue: (deliveries) => enqueueDeliveries(queue, deliveries),
     record: groupCommit((records) => inHotTransaction(ctx.hotDb, (tx) => recordAttempts(tx, records, ctx.config.webhookDisableAfterSeconds)), 1),
   });
+  // One HGETALL-sized read of BullMQ's lists, made only when /metrics is scraped.
+  const readBacklog = () => queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+  ctx.metrics.sources.webhookBacklog = readBacklog;
   const workerConnection = bullConnection(ctx, 'hafatra-webhook-worker');
   const worker = new Worker<DeliveryJobData>(
     DELIVERY_QUEUE,
@@ -78,6 +81,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
     recoverNow: recovery.runNow,
     async close() {
       await Promise.allSettled([relay.stop(), recovery.stop()]);
+      if (ctx.metrics.sources.webhookBacklog === readBacklog) ctx.metrics.sources.webhookBacklog = undefined;
       await worker.close();
       await queue.close();
       await Promise.allSettled([workerConnection.quit(), queueConnection.quit()]);

@@ -95,5 +95,6 @@ async function claimDue(deps: DeliverDeps, deliveryIds: string[], rounds: number
 async function settle(deps: DeliverDeps, result: AttemptResult): Promise<DeliveryToQueue | null> {
   if (!result.made) return { id: result.work.id, endpointId: result.work.endpointId, notBefore: result.work.leaseUntil };
   const final = await deps.record(result.record);
+  deps.ctx.metrics.webhookDeliveries.inc({ outcome: final.status });
   return final.status === 'retrying' ? { id: result.record.deliveryId, endpointId: result.record.endpointId, notBefore: final.nextAttemptAt } : null;
 }
