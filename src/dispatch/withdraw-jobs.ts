@@ -63,15 +63,15 @@ export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: strin
 export async function withdrawStuckClaims(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now();
   const stuck = await selectStuckClaims(ctx.db, new Date(now), ctx.config, BATCH);
-  const byPhone = new Map<string, { reason: WithdrawReason; ids: string[] }>();
+  const groups = new Map<string, { deviceId: string; reason: WithdrawReason; ids: string[] }>();
   for (const s of stuck) {
     const key = `${s.deviceId} ${s.reason}`;
-    const group = byPhone.get(key) ?? { reason: s.reason, ids: [] };
+    const group = groups.get(key) ?? { deviceId: s.deviceId, reason: s.reason, ids: [] };
     group.ids.push(s.id);
-    byPhone.set(key, group);
+    groups.set(key, group);
   }
   const avoidUntil = now + Math.max(ctx.config.claimTimeoutSeconds, 60) * 1000;
   let withdrawn = 0;
-  for (const [key, { reason, ids }] of byPhone) withdrawn += (await withdrawJobs(ctx, key.split(' ')[0]!, ids, reason, avoidUntil)).length;
+  for (const { deviceId, reason, ids } of groups.values()) withdrawn += (await withdrawJobs(ctx, deviceId, ids, reason, avoidUntil)).length;
   return withdrawn;
 }

@@ -7,6 +7,7 @@ import { writeReports } from '../../src/dispatch/status-reports.js';
 import { syncDeviceState } from '../../src/devices/device-state.js';
 import { withdrawStuckClaims } from '../../src/dispatch/withdraw-jobs.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
+import { SimulatedPhone } from '../../src/phone/simulated-phone.js';
 
 /**
  * Jobs leave a phone that cannot send them: claimed and not acknowledged `sending` within the
@@ -214,6 +215,26 @@ describe('phones on sockets', () => {
     }
     await racer.client.close();
   });
+});
+
+it('makes the simulated phone drop the jobs withdrawn before it started them, and send none of them', async () => {
+  const { org, key } = await app.createOrg();
+  const paired = await pairTestPhone(app, org.id, { pacingPerMinute: 100_000 });
+  // One job on the air for a long while; the other four wait on the phone.
+  const phone = new SimulatedPhone({ baseUrl: app.url, token: paired.token, latencyMs: 60_000, latencyJitter: 0, concurrency: 1, failureRate: 0, heartbeatIntervalMs: 3_600_000 });
+  await phone.start();
+  try {
+    const ids = await sendMessages(app, key, 5);
+    await eventually(async () => (await messageRow(ids[0]!)).status === 'sending' || undefined, 5000, 'the first job on the air');
+    clock.t += 61_000;
+    await withdrawStuckClaims(app.ctx);
+    expect(await queuedAgain(ids)).toEqual(ids.slice(1));
+    await eventually(() => phone.counters.withdrawn === 4, 5000, 'the four dropped');
+    const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM message_events WHERE message_id = ANY($1::text[]) AND to_status = 'sending'`, [ids]);
+    expect(rows[0].n).toBe(1);
+  } finally {
+    await phone.stop();
+  }
 });
 
 it("takes back a limited phone's unstarted jobs at once for the other phones", async () => {

@@ -2,17 +2,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { startTestApp, uniqueName, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { runCliInProcess } from '../support/cli.js';
+import { cliRunner } from '../support/cli.js';
 import { testDatabaseUrl } from '../support/database.js';
 import { formatSendWindowsText, parseSendWindowsText } from '../../src/send-windows/text.js';
 
 const prefix = `cli${randomBytes(4).toString('hex')}`;
-const hafatra = (...args: string[]) => runCliInProcess(args, { DATABASE_URL: testDatabaseUrl(), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
-async function json(...args: string[]): Promise<any> {
-  const res = await hafatra(...args, '--json');
-  expect(res.code, res.stderr).toBe(0);
-  return JSON.parse(res.stdout);
-}
+const { hafatra, json } = cliRunner({ DATABASE_URL: testDatabaseUrl(), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent' });
 
 let app: TestApp;
 beforeAll(async () => {
