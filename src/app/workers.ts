@@ -9,6 +9,7 @@ import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
 import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
 import { startScheduler } from '../scheduling/scheduler.js';
+import { startPartitionMaintenance } from '../messages/partitions/maintain-partitions.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -46,6 +47,8 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
   });
   stoppers.push(() => lifecycleSweeps.stop());
   stoppers.push(startReceivedSmsWork(ctx));
+  const partitions = startPartitionMaintenance(ctx);
+  stoppers.push(() => partitions.stop());
   return {
     async close() {
       await Promise.allSettled(stoppers.map((s) => s()));

@@ -19,6 +19,7 @@ import { splitOptedOut } from '../opt-outs/split-opted-out.js';
 import { recordOptedOutCreation } from '../opt-outs/opted-out-messages.js';
 import { dueTime } from '../scheduling/send-at.js';
 import { scheduleBatches } from '../scheduling/schedule.js';
+import { AutoResendMadeAlready, claimAutoResend } from './auto-resend/sql/claim-auto-resend.js';
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
 function requestHash(body: SendRequest): string {
@@ -123,6 +124,7 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
   return inTransaction(ctx.db, async (tx) => {
     const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
     if (!(await insertBatch(tx, row))) return false;
+    if (fields.autoResend && !(await claimAutoResend(tx, fields.resendOfId!))) throw new AutoResendMadeAlready(fields.resendOfId!);
     await insertBatchMessages(tx, fields, batch.recipients);
     // API sends leave their creation entry implied (timelineOf); a member's is written, to name
     // them, and an automatic resend's, to say so (source system, code auto_resend).

@@ -5,6 +5,7 @@ import { resendRequest } from '../resend-message.js';
 import { AVOID_FAILED_PHONE_MS, DEFAULT_RESEND_CODES } from './policy.js';
 import { selectDueResends, type DueResend } from './sql/select-due-resends.js';
 import { settleResends } from './sql/settle-resends.js';
+import { AutoResendMadeAlready } from './sql/claim-auto-resend.js';
 
 /**
  * Automatic resend (docs/decisions.md, "Automatic resend"): a message that failed with a code of
@@ -12,11 +13,10 @@ import { settleResends } from './sql/settle-resends.js';
  * `resendOfId` set, one resend fewer, no later expiry, and the phone it failed on avoided for
  * AVOID_FAILED_PHONE_MS. The failed message stays `failed`.
  *
- * Exactly once: the unique index of migration 026 lets one automatic resend of a message commit,
- * whoever makes it (a loser's transaction, daily count included, is undone). Each failure is then
- * settled (auto_resends_left = 0), resent or refused, so nothing retries it for good; a process
- * dying before that leaves it to the worker's sweep (sweep.ts), which finds the resend made or
- * makes it. Returns the ids of the resends created.
+ * Exactly once: the resend's transaction claims the failed message (claimAutoResend), so one
+ * automatic resend of a message commits, whoever makes it (a loser's transaction, daily count
+ * included, is undone), and the failure is settled with it. A refused resend is settled after; a
+ * process dying before either leaves it to the worker's sweep (sweep.ts), which makes it. Returns the ids of the resends created.
  */
 export async function resendFailed(ctx: AppContext, failedIds: string[]): Promise<string[]> {
   if (failedIds.length === 0) return [];
@@ -48,7 +48,7 @@ async function resendOne(ctx: AppContext, failed: DueResend): Promise<Outcome> {
     });
     return { kind: 'created', id: messages[0]!.id };
   } catch (err) {
-    if (isUniqueViolation(err)) return { kind: 'made-already' };
+    if (err instanceof AutoResendMadeAlready) return { kind: 'made-already' };
     if (isHafatraError(err)) {
       // The daily limit is reached, or no phone can send it: the failure stays the message's last
       // word, and is not tried again (the next send of the organization may need that room).
@@ -59,8 +59,3 @@ async function resendOne(ctx: AppContext, failed: DueResend): Promise<Outcome> {
     return { kind: 'deferred' };
   }
 }
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; constraint?: string };
-  return e.code === '23505' && e.constraint === 'messages_one_auto_resend';
-};

@@ -6,7 +6,7 @@ import { selectUnsettledFailures } from './sql/select-unsettled-failures.js';
  * A failure is left to the sweep only when the report's path did not run (its process died
  * between the report's commit and the resend) or could not finish; waiting this long after it
  * failed keeps the sweep from doing the same work at the same moment (which would still make
- * one resend only: migration 026's unique index).
+ * one resend only: claimAutoResend).
  */
 export const SWEEP_GRACE_MS = 10_000;
 const PER_PASS = 200;

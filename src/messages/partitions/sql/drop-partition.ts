@@ -1,0 +1,17 @@
+import type { Queryable } from '../../../db/pool.js';
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Detaches a partition without blocking sends and reads (CONCURRENTLY waits for the statements
+ * using it instead of locking the whole table), or finishes a detach that was interrupted. Not
+ * in a transaction: Postgres refuses CONCURRENTLY inside one.
+ */
+export async function detachPartition(db: Queryable, table: 'messages' | 'message_events', partition: string, pending: boolean): Promise<void> {
+  await db.query(`ALTER TABLE ${table} DETACH PARTITION ${quoted(partition)} ${pending ? 'FINALIZE' : 'CONCURRENTLY'}`);
+}
+
+/** Drops a table no longer attached: a month of messages or of timelines past retention. */
+export async function dropDetachedTable(db: Queryable, name: string): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${quoted(name)}`);
+}

@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { databaseUrlFor, runOnServer, testDatabaseUrl } from '../support/database.js';
+import { createDb } from '../../src/db/pool.js';
+import { migrate } from '../../src/db/migrate.js';
+import { migrationsDir } from '../../src/paths.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { insertTestDevice } from '../support/devices.js';
+import { idFloor, newId } from '../../src/ids/ids.js';
+import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
+import { writeReports } from '../../src/dispatch/status-reports.js';
+import { resendFailed } from '../../src/messages/auto-resend/resend-failures.js';
+import { createPartitions } from '../../src/messages/partitions/sql/create-partitions.js';
+import { selectPartitions } from '../../src/messages/partitions/sql/select-partitions.js';
+import { createPartitionsAhead, dropExpiredPartitions, MONTHS_AHEAD } from '../../src/messages/partitions/maintain-partitions.js';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ reconcileGraceMs: 0 });
+});
+afterAll(() => app.close());
+
+/** The partition name of the month (UTC) `monthsFromNow` months from the current one. */
+function monthName(table: string, at: Date): string {
+  return `${table}_${at.getUTCFullYear()}_${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+const monthStart = (monthsFromNow: number, from = new Date()) => new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + monthsFromNow, 1));
+
+const partitionOf = async (id: string) => (await app.ctx.db.query('SELECT tableoid::regclass::text AS p FROM messages WHERE id = $1', [id])).rows[0]?.p as string | undefined;
+const timelinePartitionsOf = async (id: string) =>
+  (await app.ctx.db.query('SELECT DISTINCT tableoid::regclass::text AS p FROM message_events WHERE message_id = $1', [id])).rows.map((r) => r.p as string);
+const tableExists = async (name: string) => (await app.ctx.db.query('SELECT to_regclass($1) IS NOT NULL AS e', [name])).rows[0].e as boolean;
+
+async function setup(settings = {}) {
+  const { org, key } = await app.createOrg(settings);
+  const phones = [await insertTestDevice(app.ctx, org.id), await insertTestDevice(app.ctx, org.id)];
+  return { orgId: org.id, key, phones };
+}
+
+/**
+ * A batch of one queued message written straight to Postgres with an id made at `at` (the API
+ * makes ids of the present only), left undispatched for the batch reconciler to queue.
+ */
+async function insertAt(orgId: string, at: Date, fields: { status?: 'queued' | 'delivered' | 'failed'; autoResendsLeft?: number } = {}): Promise<string> {
+  // newId never goes back in time once it made a later id: the time part is set here.
+  const id = idFloor('message', at.getTime()) + newId('message').slice(-14);
+  const batchId = newId('batch');
+  const status = fields.status ?? 'queued';
+  await app.ctx.db.query(`INSERT INTO batches (id, org_id, request_hash, message_count, created_at, dispatched_at) VALUES ($1, $2, 'h', 1, $3, $4)`, [
+    batchId,
+    orgId,
+    at,
+    status === 'queued' ? null : at,
+  ]);
+  const expiresAt = new Date(Date.now() + 86_400_000);
+  await insertBatchMessages(
+    app.ctx.db,
+    {
+      orgId,
+      body: 'from another month',
+      status,
+      segments: 1,
+      encoding: 'gsm7',
+      requestedDeviceId: null,
+      simSubscriptionId: null,
+      batchId,
+      resendOfId: null,
+      priority: 0,
+      autoResendsLeft: fields.autoResendsLeft ?? 0,
+      autoResend: false,
+      createdAt: at,
+      expiresAt,
+    },
+    [{ id, to: '+261341234567', ...(status === 'failed' ? { failureCode: 'no_service' } : {}) }],
+  );
+  // A recipient written failed is an opted-out one, never resent: a failure worth a resend is set here.
+  if (fields.autoResendsLeft) await app.ctx.db.query('UPDATE messages SET auto_resends_left = $2 WHERE id = $1', [id, fields.autoResendsLeft]);
+  if (status !== 'queued') await app.ctx.db.query(`INSERT INTO message_events (message_id, from_status, to_status, source, at) VALUES ($1, 'sent', $2, 'device', $3)`, [id, status, at]);
+  return id;
+}
+
+describe('messages partitioned by month (migration 031)', () => {
+  it('has the partitions of this month and the next three, for messages and their timelines, and no DEFAULT partition', async () => {
+    expect(await createPartitionsAhead(app.ctx.db, new Date())).toBe(0); // the migration made them
+    const names = (await selectPartitions(app.ctx.db)).map((p) => p.name);
+    for (let m = 0; m <= MONTHS_AHEAD; m++) {
+      expect(names).toContain(monthName('messages', monthStart(m)));
+      expect(names).toContain(monthName('message_events', monthStart(m)));
+    }
+    const defaults = await app.ctx.db.query(`SELECT count(*)::int AS n FROM pg_partitioned_table WHERE partdefid <> 0`);
+    expect(defaults.rows[0].n).toBe(0);
+    // A month later the worker's pass makes the one that is then three months ahead.
+    expect(await createPartitionsAhead(app.ctx.db, monthStart(1))).toBe(1);
+    expect(await tableExists(monthName('messages', monthStart(MONTHS_AHEAD + 1)))).toBe(true);
+  });
+
+  it('writes a message sent today, and its timeline, in the partition of this month', async () => {
+    const o = await setup();
+    const res = await app.request('POST', '/v1/messages', { key: o.key, body: { to: '+261341234567', body: 'today' } });
+    expect(res.status).toBe(202);
+    const id = res.body.messages[0].id as string;
+    expect(await partitionOf(id)).toBe(monthName('messages', new Date()));
+    const { jobs } = await app.ctx.dispatch.claim({ orgId: o.orgId, deviceId: o.phones[0]! }, 10);
+    expect(jobs.map((j) => j.messageId)).toEqual([id]);
+    expect(await timelinePartitionsOf(id)).toEqual([monthName('message_events', new Date())]);
+  });
+
+  it('claims, reports, reads and lists messages of two months as one table', async () => {
+    const o = await setup();
+    await createPartitions(app.ctx.db, monthStart(-1), 1);
+    const lastMonth = new Date(monthStart(0).getTime() - 60_000);
+    const old = await insertAt(o.orgId, lastMonth);
+    const res = await app.request('POST', '/v1/messages', { key: o.key, body: { to: '+261341234568', body: 'this month' } });
+    const recent = res.body.messages[0].id as string;
+    expect(await partitionOf(old)).toBe(monthName('messages', lastMonth));
+    expect(await partitionOf(recent)).toBe(monthName('messages', new Date()));
+
+    expect(await app.ctx.dispatch.reconcileBatches()).toBeGreaterThanOrEqual(1);
+    const { jobs } = await app.ctx.dispatch.claim({ orgId: o.orgId, deviceId: o.phones[0]! }, 10);
+    expect(jobs.map((j) => j.messageId).sort()).toEqual([old, recent].sort());
+    for (const status of ['sending', 'sent', 'delivered'] as const) {
+      const outcomes = await writeReports(
+        app.ctx,
+        [old, recent].map((messageId) => ({ deviceId: o.phones[0]!, report: { messageId, status } })),
+      );
+      for (const outcome of outcomes) expect(outcome).toMatchObject({ status });
+    }
+
+    for (const id of [old, recent]) {
+      const got = await app.request('GET', `/v1/messages/${id}`, { key: o.key });
+      expect(got.body.status).toBe('delivered');
+      expect(got.body.events.map((e: { toStatus: string }) => e.toStatus)).toEqual(['queued', 'claimed', 'sending', 'sent', 'delivered']);
+    }
+    expect(await timelinePartitionsOf(old)).toEqual([monthName('message_events', lastMonth)]);
+    // Newest first, one per page: the cursor crosses from this month into the last.
+    const first = await app.request('GET', '/v1/messages?limit=1', { key: o.key });
+    expect(first.body.messages.map((m: { id: string }) => m.id)).toEqual([recent]);
+    const next = await app.request('GET', `/v1/messages?limit=1&before=${encodeURIComponent(first.body.nextCursor)}`, { key: o.key });
+    expect(next.body.messages.map((m: { id: string }) => m.id)).toEqual([old]);
+    const delivered = await app.request('GET', '/v1/messages?status=delivered', { key: o.key });
+    expect(delivered.body.messages.map((m: { id: string }) => m.id)).toEqual([recent, old]);
+  });
+
+  it('makes one automatic resend of a failure of last month, however many make it at once', async () => {
+    const o = await setup({ autoResend: { attempts: 1 } });
+    await createPartitions(app.ctx.db, monthStart(-1), 1);
+    const failed = await insertAt(o.orgId, new Date(monthStart(0).getTime() - 120_000), { status: 'failed', autoResendsLeft: 1 });
+    const made = await Promise.all([resendFailed(app.ctx, [failed]), resendFailed(app.ctx, [failed]), resendFailed(app.ctx, [failed])]);
+    expect(made.flat()).toHaveLength(1);
+    const resend = made.flat()[0]!;
+    // The resend is a message of this month, the failure one of last month: no index spans both.
+    expect(await partitionOf(resend)).toBe(monthName('messages', new Date()));
+    const { rows } = await app.ctx.db.query('SELECT id FROM messages WHERE resend_of_id = $1 AND auto_resend', [failed]);
+    expect(rows.map((r) => r.id)).toEqual([resend]);
+    expect(await resendFailed(app.ctx, [failed])).toEqual([]);
+  });
+
+  it('drops, for retention, whole months past the window and their timelines, keeping a month that still has a message to send', async () => {
+    const o = await setup();
+    await createPartitions(app.ctx.db, new Date('2020-01-01T00:00:00Z'), 3);
+    const delivered = await insertAt(o.orgId, new Date('2020-01-20T10:00:00Z'), { status: 'delivered' });
+    const queued = await insertAt(o.orgId, new Date('2020-02-10T10:00:00Z'));
+    const kept = await insertAt(o.orgId, new Date('2020-03-20T10:00:00Z'), { status: 'delivered' });
+    const now = new Date('2020-04-15T00:00:00Z'); // 30 days: everything before 16 March goes
+
+    expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual(['messages_2020_01']);
+    expect(await tableExists('messages_2020_01')).toBe(false);
+    expect(await tableExists('message_events_2020_01')).toBe(false);
+    expect((await app.request('GET', `/v1/messages/${delivered}`, { key: o.key })).status).toBe(404);
+    // February still holds a queued message; March ends after the window's start.
+    for (const id of [queued, kept]) expect((await app.request('GET', `/v1/messages/${id}`, { key: o.key })).status).toBe(200);
+    expect(await tableExists(monthName('messages', new Date()))).toBe(true);
+
+    await app.ctx.db.query(`UPDATE messages SET status = 'expired', previous_status = status WHERE id = $1`, [queued]);
+    expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual(['messages_2020_02']);
+    expect(await tableExists('message_events_2020_02')).toBe(false);
+    expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual([]);
+    expect((await app.request('GET', `/v1/messages/${kept}`, { key: o.key })).body.events.at(-1).toStatus).toBe('delivered');
+  });
+
+  it('finishes a retention pass that died between detaching a month and dropping it', async () => {
+    await createPartitions(app.ctx.db, new Date('2019-06-01T00:00:00Z'), 1);
+    await app.ctx.db.query('ALTER TABLE messages DETACH PARTITION messages_2019_06');
+    expect(await dropExpiredPartitions(app.ctx.db, new Date('2019-06-10T00:00:00Z'), 30)).toEqual([]);
+    expect(await tableExists('messages_2019_06')).toBe(false);
+    // Its timeline month was still attached and is not past the window: it stays.
+    expect(await tableExists('message_events_2019_06')).toBe(true);
+  });
+});
+
+describe('migration 031 on a database holding messages', () => {
+  it('keeps every message and timeline row, in place, as the first partition, with the months after it made', async () => {
+    const name = `m031_${randomBytes(5).toString('hex')}`;
+    const url = databaseUrlFor(testDatabaseUrl(), name);
+    await runOnServer(testDatabaseUrl(), `CREATE DATABASE ${name}`);
+    const db = createDb(url, 2);
+    try {
+      // The schema as it was before 031, with 1,000 messages, their timelines and an automatic resend.
+      await db.query('CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      for (const file of (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql') && f < '031').sort()) {
+        await db.query(await readFile(join(migrationsDir, file), 'utf8'));
+        await db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      }
+      await db.query(`INSERT INTO organizations (id, name) VALUES ('org_m031', 'm031')`);
+      await db.query(
+        `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, created_at, updated_at, expires_at, resend_of_id, auto_resend)
+         SELECT $1 || lpad(i::text, 14, '0'), 'org_m031', '+261341234567', 'before', 'delivered', 1, 'gsm7', now(), now(), now(),
+                CASE WHEN i = 2 THEN $1 || lpad('1', 14, '0') END, i = 2
+         FROM generate_series(1, 1000) AS i`,
+        [idFloor('message', Date.now() - 3_600_000)],
+      );
+      await db.query(`INSERT INTO message_events (message_id, to_status, source, at) SELECT id, 'delivered', 'device', now() FROM messages`);
+      const before = (await db.query('SELECT id, status FROM messages ORDER BY id')).rows;
+
+      await migrate(db);
+      expect((await db.query('SELECT id, status FROM messages ORDER BY id')).rows).toEqual(before);
+      const homes = await db.query(`SELECT tableoid::regclass::text AS p, count(*)::int AS n FROM messages GROUP BY 1`);
+      expect(homes.rows).toEqual([{ p: 'messages_before_partitioning', n: 1000 }]);
+      const timelines = await db.query(`SELECT tableoid::regclass::text AS p, count(*)::int AS n FROM message_events GROUP BY 1`);
+      expect(timelines.rows).toEqual([{ p: 'message_events_before_partitioning', n: 1000 }]);
+      const partitions = (await selectPartitions(db)).filter((p) => p.table === 'messages').map((p) => p.name);
+      expect(partitions).toEqual([...[1, 2, 3].map((m) => monthName('messages', monthStart(m))), 'messages_before_partitioning']);
+      // New timeline rows still number on from the old ones.
+      const next = await db.query(`INSERT INTO message_events (message_id, to_status, source, at) VALUES ($1, 'x', 'y', now()) RETURNING id`, [before[0].id]);
+      expect(next.rows[0].id).toBe(1001);
+      // The resend found by the sweep's look-up, which now reads a plain index.
+      expect((await db.query('SELECT count(*)::int AS n FROM messages WHERE resend_of_id = $1 AND auto_resend', [before[0].id])).rows[0].n).toBe(1);
+    } finally {
+      await db.end();
+      await runOnServer(testDatabaseUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  });
+});
