@@ -18,6 +18,10 @@ const DEVICES = 5;
  */
 async function seed(db: pg.Pool, orgId: string, idPrefix: string, count: number, devices: string[]): Promise<void> {
   const CHUNK = 250_000;
+  // The ids' time part is their prefix then zeros ('msg_01…' is November 2004): a schema with
+  // messages partitioned by month (migration 031) needs that month's partition.
+  const { rows } = await db.query(`SELECT to_regproc('create_message_partitions') IS NOT NULL AS partitioned`);
+  if (rows[0].partitioned) await db.query('SELECT create_message_partitions($1, 1)', [new Date(idTimeMs(idPrefix))]);
   for (let from = 0; from < count; from += CHUNK) {
     const to = Math.min(count, from + CHUNK);
     await db.query(
@@ -30,6 +34,12 @@ async function seed(db: pg.Pool, orgId: string, idPrefix: string, count: number,
     );
   }
   await db.query('ANALYZE messages');
+}
+
+/** The milliseconds of an id made of `prefix` and digits: its 10 time characters are the prefix's, then zeros. */
+function idTimeMs(prefix: string): number {
+  const time = prefix.slice(4).padEnd(10, '0').slice(0, 10);
+  return [...time].reduce((ms, c) => ms * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(c), 0);
 }
 
 async function orgOfKey(db: pg.Pool, key: string): Promise<string> {

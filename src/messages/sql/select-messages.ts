@@ -28,14 +28,17 @@ export interface MessageDetailRow {
  * timelines in one statement, the Message built as JSON by Postgres (messageJsonSql), which the
  * API sends as it is. Parsing twenty columns and eight timestamps, then serializing them again,
  * was most of the API's work per read. Result i answers id i; undefined when not found. The
- * caller checks the organization (the read starts before the caller is authenticated).
+ * caller checks the organization (the read starts before the caller is authenticated). Each id is
+ * joined on its own rather than matched by `id = ANY($1)`: the prepared statement's generic plan
+ * then looks each one up in its month's partition only (pruned as it runs), where ANY of a
+ * parameter would probe every partition for every id (migration 031).
  */
 export async function selectMessageDetails(db: Queryable, ids: string[]): Promise<(MessageDetailRow | undefined)[]> {
   const { rows } = await db.query({
     name: 'select-message-details',
     text: `SELECT m.id, m.org_id AS "orgId", ${isoSql('m.created_at')} AS "createdAt", m.status, ${messageJsonSql('m')}::text AS "messageJson",
        (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = m.id) AS "storedEvents"
-     FROM messages m WHERE m.id = ANY($1::text[])`,
+     FROM unnest($1::text[]) AS q(id) JOIN messages m ON m.id = q.id`,
     values: [ids],
   });
   const byId = new Map((rows as MessageDetailRow[]).map((r) => [r.id, r]));
