@@ -54,8 +54,9 @@ export async function seedStoredMessages(ctx: AppContext, databaseUrl: string, c
     await client.query('VACUUM (ANALYZE) messages');
     await client.query('VACUUM (ANALYZE) message_events');
     const size = await client.query(
-      `SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('messages'))::bigint AS messages,
-              (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('message_events'))::bigint AS events`,
+      // pg_partition_tree has no row for a table that is not partitioned (before migration 031).
+      `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('messages')), pg_total_relation_size('messages'))::bigint AS messages,
+              coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('message_events')), pg_total_relation_size('message_events'))::bigint AS events`,
     );
     const seconds = (Date.now() - started) / 1000;
     const { messages, events } = size.rows[0] as { messages: number; events: number };

@@ -40,14 +40,10 @@ export function createDb(url: string, max: number, opts: PoolOptions = {}): Db {
  * the table grows until Postgres happens to analyze it. These connections rule out sequential
  * scans, hash joins and merge joins where an index path exists, so that plan is an index lookup
  * per message (or an index range per status, for lists) whatever the table's size when it was
- * made. Only statements written as index lookups and index ranges run here. The generic plan is
- * also forced: with messages partitioned by month (migration 031), Postgres's own choice kept
- * re-planning the list statement at every execution (ten status ranges over every partition:
- * 30-60 ms of planning against 2-10 ms to run the kept plan, measured over nine partitions), as
- * its estimate of the generic plan, blind to the LIMIT's value, looked costlier.
+ * made. Only statements written as index lookups and index ranges run here.
  */
 export function createHotDb(url: string, max: number, opts: PoolOptions = {}): HotDb {
-  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c plan_cache_mode=force_generic_plan`, opts) as HotDb;
+  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off`, opts) as HotDb;
 }
 
 /** A statement cut short by the client (the server never answered) is reported this much after Postgres would have cancelled it. */
