@@ -9,6 +9,7 @@ import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
 import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
 import { startScheduler } from '../scheduling/scheduler.js';
+import { noticeShardChanges } from '../redis/shard-changes.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -21,6 +22,7 @@ export interface Workers {
 export async function startWorkers(ctx: AppContext): Promise<Workers> {
   const stoppers: Array<() => Promise<void>> = [];
   const dispatchRecovery = every(ctx.config.reconcileIntervalMs, 'dispatch-recovery', ctx.log, async () => {
+    await noticeShardChanges(ctx);
     await ctx.dispatch.rebuildIfLost();
     await ctx.dispatch.reconcileBatches();
   });

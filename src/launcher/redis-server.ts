@@ -17,6 +17,8 @@ export interface RedisServerOptions {
   port: number;
   runAs: RunAs | undefined;
   log: (line: string) => void;
+  /** More settings, e.g. a cluster node's (src/launcher/redis-cluster.ts). */
+  extraArgs?: string[];
 }
 
 /**
@@ -68,7 +70,7 @@ export async function startRedis(opts: RedisServerOptions): Promise<RedisServer>
   const service = await startService({
     name: 'redis-server',
     command: opts.binary,
-    args: serverArgs(redisDir, opts.port),
+    args: [...serverArgs(redisDir, opts.port), ...(opts.extraArgs ?? [])],
     logFile: join(opts.dataDir, 'redis.log'),
     runAs: opts.runAs,
     env,

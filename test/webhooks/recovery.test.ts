@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import { deletePrefixKeys } from '../support/redis.js';
 import { addDeliveryJobs, bullConnection, groupIntoJobs, openDeliveryQueue, type DeliveryQueue } from '../../src/webhooks/queue.js';
 import { relayAll } from '../../src/webhooks/relay.js';
 import { startWebhookWorkers } from '../../src/webhooks/workers.js';
@@ -13,17 +13,6 @@ beforeAll(async () => {
 afterAll(() => rig.close());
 
 /** What losing Redis looks like to this deployment: every key under its prefix gone. */
-async function dropPrefixKeys(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
-  let dropped = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) dropped += await redis.del(...keys);
-  } while (cursor !== '0');
-  return dropped;
-}
-
 /** Stops the workers, then relays `count` events of a new endpoint on `path` with no worker to take them. */
 async function relayedWithoutWorker(path: string, count: number, more: (queue: DeliveryQueue, endpointId: string) => Promise<void>) {
   const { app, receiver } = rig;
@@ -52,7 +41,7 @@ it('delivers retrying deliveries once each after Redis lost their jobs', async (
   const { id } = await createEndpoint(app, key, { url: `${receiver.url}retrying`, eventTypes: ['message.sent'] });
   await emitEvents(app, org.id, 'message.sent', 20);
   await waitFor('20 retrying deliveries', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'retrying').length === 20);
-  expect(await dropPrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix)).toBeGreaterThan(0);
+  expect(await deletePrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix)).toBeGreaterThan(0);
   healthy = true;
   await waitFor('20 delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 20);
   await rig.workers.recoverNow();
@@ -70,7 +59,7 @@ it('delivers pending deliveries whose jobs were lost before any attempt', async 
   // The relay runs with no worker, then Redis loses everything.
   const { key, id } = await relayedWithoutWorker('pending', 50, async () => undefined);
   expect((await deliveries(app, key, id)).filter((d) => d.status === 'pending')).toHaveLength(50);
-  await dropPrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix);
+  await deletePrefixKeys(app.ctx.redis, app.ctx.config.redisPrefix);
 
   rig.workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
   await waitFor('50 delivered', async () => (await deliveries(app, key, id)).filter((d) => d.status === 'delivered').length === 50);
