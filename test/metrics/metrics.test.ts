@@ -75,6 +75,9 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
     // No phone is connected: the three wait in Postgres (other test files may queue more).
     expect(value(after, 'hafatra_dispatch_queue_depth')).toBeGreaterThanOrEqual(3);
     expect(value(after, 'hafatra_metrics_source_up', { source: 'dispatch_queue_depth' })).toBe(1);
+    // Per organization only for the deepest queues, so the series stay bounded.
+    expect(value(after, 'hafatra_dispatch_queue_depth_top', { org: orgId })).toBe(3);
+    expect([...after.keys()].filter((k) => k.startsWith('hafatra_dispatch_queue_depth_top{')).length).toBeLessThanOrEqual(10);
     expect(value(after, 'hafatra_pg_pool_connections', { pool: 'main' })).toBeGreaterThanOrEqual(1);
     expect(value(after, 'hafatra_pg_pool_connections', { pool: 'hot' })).toBeGreaterThanOrEqual(1);
     expect(after.has('hafatra_pg_pool_waiting{pool=main}')).toBe(true);
