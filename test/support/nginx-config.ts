@@ -128,3 +128,34 @@ export function renderNginxConfig(o: NginxConfigOptions): string {
     '',
   ].join('\n');
 }
+
+/** The configurations shipped in docs/deploy/, each with the comment that opens it. */
+export const NGINX_EXAMPLES: { file: string; header: string[]; options: NginxConfigOptions }[] = [
+  {
+    file: 'docs/deploy/nginx.conf',
+    header: [
+      'nginx in front of several `hafatra api` processes (docs/scaling.md).',
+      'Copy it to /etc/nginx/nginx.conf, list your API processes in `upstream hafatra_api`, put',
+      'TLS on the listener (listen 443 ssl; ssl_certificate …) and run `nginx -s reload`.',
+      'Written by test/support/nginx-config.ts, the config test/cluster/many-nodes.test.ts runs:',
+      'change it there (test/deploy/nginx-examples.test.ts checks this file is its output).',
+    ],
+    options: { listen: '80', upstream: ['10.0.0.11:3000', '10.0.0.12:3000', '10.0.0.13:3000'] },
+  },
+  {
+    file: 'docs/deploy/nginx.compose.conf',
+    header: [
+      'The nginx of docker-compose.yml: every replica of the `api` service behind port 80',
+      '(`docker compose up -d --scale api=3`). Docker answers `api` with the address of each',
+      "replica at its resolver 127.0.0.11; the name is looked up again every 5 s. nginx's open",
+      'source build keeps no failure count per replica here: a replica that refuses a connection',
+      'is skipped for that request only (proxy_next_upstream).',
+      'Written by test/support/nginx-config.ts (see docs/deploy/nginx.conf).',
+    ],
+    options: { listen: '80', upstream: { service: 'api:3000', resolver: '127.0.0.11' } },
+  },
+];
+
+export function renderNginxExample(example: (typeof NGINX_EXAMPLES)[number]): string {
+  return `${example.header.map((line) => `# ${line}`).join('\n')}\n\n${renderNginxConfig(example.options)}`;
+}
