@@ -12,6 +12,8 @@ export interface Balancer {
   port: number;
   /** Its error log so far (for a failing test's message). */
   errors(): Promise<string>;
+  /** Its access log so far (format `hafatra` of nginx-config.ts). */
+  accessLog(): Promise<string>;
   /** Fast shutdown (open phone sockets are cut), then the temp dir is removed. */
   stop(): Promise<void>;
 }
@@ -68,5 +70,6 @@ export async function startNginx(upstreamPorts: readonly number[]): Promise<Bala
       throw error;
     }
   }
-  return { url: `http://127.0.0.1:${port}`, port, errors, stop };
+  const accessLog = () => readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
+  return { url: `http://127.0.0.1:${port}`, port, errors, accessLog, stop };
 }
