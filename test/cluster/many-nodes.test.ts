@@ -167,6 +167,9 @@ describe(`${API_NODES} API nodes and ${WORKERS} workers behind nginx`, () => {
     await expectEachSentOnce();
     // Whichever node took a send or held a phone counted it: together, every message once.
     await expect.poll(() => summed('hafatra_messages_accepted_total')).toBe(5000);
+    // nginx spread the sends too: more than one node took some.
+    const acceptedPerNode = await Promise.all(nodes.apis.map(async (n) => sampleValue(await scrape(n), 'hafatra_messages_accepted_total')));
+    expect(acceptedPerNode.filter((n) => n > 0).length, `accepted per node: ${acceptedPerNode}`).toBeGreaterThan(1);
     await expect.poll(() => summed('hafatra_message_status_changes_total', { status: 'sent' })).toBe(5000);
     await expect.poll(() => summed('hafatra_message_status_changes_total', { status: 'delivered' })).toBe(5000);
     // Two workers ran their sweeps and reconcilers the whole time (the API nodes run none).
