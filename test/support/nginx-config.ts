@@ -61,6 +61,9 @@ function upstreamSection(o: NginxConfigOptions): string[] {
     ...o.upstream.map((hostPort) => `        server ${hostPort} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`),
     '        # Idle connections kept open to the API processes: no new TCP connect per request.',
     '        keepalive 32;',
+    "        # Under uWebSockets.js's 10 s idle timeout on HTTP connections: nginx never reuses one the",
+    '        # API is closing (a POST sent on it would fail with 502: nginx does not send it again).',
+    '        keepalive_timeout 5s;',
     '    }',
   ];
 }
