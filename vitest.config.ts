@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The long end-to-end files (bench, fault suite, browser journey, launcher, fleet and phone CLI,
- * slow readers): `npm test` runs them with the rest; `npm run test:fast` skips them locally.
+ * slow readers, many nodes behind nginx): `npm test` runs them with the rest; `npm run test:fast` skips them locally.
  */
 const SLOW = [
   'test/bench/**',
@@ -14,6 +14,7 @@ const SLOW = [
   'test/http/slow-readers.test.ts',
   'test/messages/idempotency-crash.test.ts',
   'test/webhooks/throughput.test.ts',
+  'test/cluster/many-nodes.test.ts',
 ].map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob));
 
 /**
