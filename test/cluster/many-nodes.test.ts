@@ -1,4 +1,7 @@
+import calculateSlot from 'cluster-key-slot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisCluster } from '../../src/launcher/redis-cluster.js';
+import { startTestRedisCluster } from '../support/redis-cluster.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { pairTestPhone } from '../support/phones.js';
 import { startNodes, type HafatraNode, type Nodes, type SharedStores } from '../support/nodes.js';
@@ -7,10 +10,9 @@ import { parsePrometheus, sampleValue } from '../support/prometheus.js';
 import { SimulatedPhone } from '../../src/phone/simulated-phone.js';
 
 /**
- * Issue 22: three `hafatra api` and two `hafatra worker` processes on one Postgres and one Redis,
- * behind nginx on loopback, as a deployment of several nodes runs. Phones and senders know only
- * nginx's address. The stores are parameters (SharedStores): the same file can run against a
- * Redis Cluster URL.
+ * Issue 22: three `hafatra api` and two `hafatra worker` processes on one Postgres and a Redis
+ * Cluster of their own (three masters with a replica each: this file kills one), behind nginx on
+ * loopback, as a deployment of several nodes runs. Phones and senders know only nginx's address.
  */
 
 const API_NODES = 3;
@@ -31,6 +33,7 @@ const NODE_SETTINGS: Record<string, string> = {
   HAFATRA_SWEEP_INTERVAL_MS: '1000',
 };
 
+let cluster: RedisCluster;
 let app: TestApp;
 let nodes: Nodes;
 let nginx: Balancer;
@@ -107,7 +110,8 @@ async function expectEachSentOnce(): Promise<void> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  cluster = await startTestRedisCluster({ nodeTimeoutMs: 1_000 });
+  app = await startTestApp({ redisUrl: cluster.url });
   const { config } = app.ctx;
   const stores: SharedStores = { databaseUrl: config.databaseUrl, redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, env: NODE_SETTINGS };
   nodes = await startNodes(stores, { api: API_NODES, worker: WORKERS });
@@ -142,6 +146,7 @@ afterAll(async () => {
   await nginx?.stop();
   await nodes?.stop();
   await app?.close();
+  await cluster?.stop();
 });
 
 describe(`${API_NODES} API nodes and ${WORKERS} workers behind nginx`, () => {
@@ -192,6 +197,23 @@ describe(`${API_NODES} API nodes and ${WORKERS} workers behind nginx`, () => {
     // A claim the kill cut between Redis and Postgres waits for the interrupted-claims sweep
     // (CLAIM_RECOVERY_MS, 30 s): when there is one, that, not the reconnect, is this phase's time.
     console.log(`[many-nodes] kill -9 at ${sentAtKill}/${ids.length} sent; phones back on the other nodes after ${reconnectedMs} ms; all sent ${Date.now() - killedAt} ms after the kill`);
+  }, 120_000);
+
+  it('a Redis master killed mid-run: its replica takes over, and no message is lost, sent twice or left stuck', async () => {
+    // The master of this organization's slot: its queues, claims and phones' state live there.
+    const slot = calculateSlot(app.ctx.keys.org(orgId).orgQueue());
+    const master = await cluster.masterOf(slot);
+    const [replica] = await cluster.replicasOf(master);
+    expect(replica, 'the master has a replica').toBeDefined();
+    const ids = await sendThroughNginx(2000, 4);
+    await expect.poll(() => ids.filter((id) => sentTimes.has(id)).length, { timeout: 30_000, interval: 20 }).toBeGreaterThan(200);
+    await master.kill9();
+    const killedAt = Date.now();
+    const sentAtKill = ids.filter((id) => sentTimes.has(id)).length;
+    await expect.poll(async () => (await cluster.masterOf(slot).catch(() => null))?.port, { timeout: 30_000, interval: 200 }).toBe(replica!.port);
+    const promotedMs = Date.now() - killedAt;
+    await expectEachSentOnce();
+    console.log(`[many-nodes] Redis master killed at ${sentAtKill}/${ids.length} sent; replica promoted after ${promotedMs} ms; all sent ${Date.now() - killedAt} ms after the kill`);
   }, 120_000);
 
   it('a node given SIGTERM answers /readyz 503 draining while still serving, then its phones move to the other node', async () => {
