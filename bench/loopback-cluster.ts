@@ -1,8 +1,9 @@
-// `npx tsx bench/loopback-cluster.ts [--api 3] [--workers 2]`: several Hafatra nodes behind nginx
+// `npx tsx bench/loopback-cluster.ts [--api 3] [--workers 2] [--redis-cluster]`: several Hafatra nodes behind nginx
 // on this machine, for `npm run bench -- <scenario> --url …` (bench/README.md, "Many nodes").
 // Embedded Postgres and Redis in a temp dir, N `hafatra api` and M `hafatra worker` processes
 // (from source, through tsx), nginx on loopback in front, organizations with keys and phones
-// made for the bench. Prints the bench commands, then stays up until Ctrl-C.
+// made for the bench. --redis-cluster: a Redis Cluster (three masters, a replica each) instead of
+// the one Redis. Prints the bench commands, then stays up until Ctrl-C.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { loadConfig } from '../src/config/config.js';
 import { openContext, closeContext } from '../src/app/runtime.js';
 import { startNodes } from '../test/support/nodes.js';
 import { startNginx } from '../test/support/nginx.js';
+import { startTestRedisCluster } from '../test/support/redis-cluster.js';
 import { createPhoneGroups, createTenants } from './target/local-fixtures.js';
 
 const { values } = parseArgs({
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
     orgs: { type: 'string', default: '40' },
     phones: { type: 'string', default: '40' },
+    'redis-cluster': { type: 'boolean', default: false },
   },
 });
 const count = (name: string, v: string | undefined) => {
@@ -46,8 +49,15 @@ const NODE_SETTINGS: Record<string, string> = {
 const dataDir = await mkdtemp(join(tmpdir(), 'hafatra-cluster-'));
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const services = await startEmbeddedServices({ dataDir, log: (line) => say(`[services] ${line}`) });
-const stores = { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl, redisPrefix: 'hf', env: NODE_SETTINGS };
 const cleanups: (() => Promise<void>)[] = [() => services.stop(), () => rm(dataDir, { recursive: true, force: true })];
+let redisUrl = services.redisUrl;
+if (values['redis-cluster']) {
+  const cluster = await startTestRedisCluster();
+  cleanups.unshift(() => cluster.stop());
+  redisUrl = cluster.url;
+  say(`[services] Redis Cluster: ${redisUrl}`);
+}
+const stores = { databaseUrl: services.databaseUrl, redisUrl, redisPrefix: 'hf', env: NODE_SETTINGS };
 const shutdown = async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup().catch((err: unknown) => say(`cleanup: ${String(err)}`));
 };
@@ -58,7 +68,7 @@ try {
   cleanups.unshift(() => nodes.stop());
   const nginx = await startNginx(nodes.apis.map((n) => n.port));
   cleanups.unshift(() => nginx.stop());
-  const ctx = openContext(loadConfig({ LOG_LEVEL: 'silent' }, { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl, redisPrefix: stores.redisPrefix }), 'bench-cluster');
+  const ctx = openContext(loadConfig({ LOG_LEVEL: 'silent' }, { databaseUrl: services.databaseUrl, redisUrl, redisPrefix: stores.redisPrefix }), 'bench-cluster');
   cleanups.unshift(() => closeContext(ctx));
   // bulk-send rotates over organizations of one eligible phone each (100,000 messages a day each);
   // fleet takes one organization whose phones it connects.
