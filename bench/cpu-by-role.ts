@@ -28,10 +28,12 @@ function processes(): Proc[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the command name (in parentheses, which may hold spaces): state ppid … utime(14) stime(15).
+      // Fields after the command name (in parentheses, which may hold spaces): state ppid …
+      // utime(14) stime(15) cutime(16) cstime(17). The last two hold children that exited and were
+      // reaped (a Postgres backend whose pool connection closed): gone from the tree, not lost.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      out.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), cmdline });
+      out.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]), cmdline });
     } catch {
       // gone meanwhile
     }
