@@ -19,7 +19,8 @@ const SLOW = [
 
 /**
  * Suites that run a second time against a Redis Cluster (three masters with a replica each,
- * test/support/global-setup.ts): dispatch, idempotency, limits, webhooks, recovery. Their keys
+ * test/support/global-setup.ts): dispatch, idempotency, limits, webhooks, recovery, workers at
+ * any count (sweeps, webhook relay, mobile-money reader). Their keys
  * are hash-tagged so every script and transaction touches one slot; a cross-slot one fails here.
  */
 const ON_CLUSTER = [
@@ -37,6 +38,8 @@ const ON_CLUSTER = [
   'test/webhooks/recovery.test.ts',
   'test/devices/revoke.test.ts',
   'test/scheduling/**',
+  'test/mobile-money/integration/workers.test.ts',
+  'test/workers/**',
 ].map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob));
 
 /** Files about the cluster itself (a master killed mid-run): the `cluster` project only. */
