@@ -2,6 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Redis as SingleRedis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/app/workers.js';
+import { checkEvictionPolicy } from '../../src/redis/eviction-policy.js';
 import type { RedisCluster } from '../../src/launcher/redis-cluster.js';
 import type { Job } from '../../src/phone/protocol.js';
 import { startTestRedisCluster } from '../support/redis-cluster.js';
@@ -25,6 +26,22 @@ afterAll(async () => {
   await workers?.close();
   await app?.close();
   await cluster?.stop();
+});
+
+it('checks the eviction policy of every master: one that evicts is warned about', async () => {
+  const warnings: string[] = [];
+  const log = { warn: (_: object, msg: string) => void warnings.push(msg), info: () => undefined } as unknown as Parameters<typeof checkEvictionPolicy>[1];
+  expect(await checkEvictionPolicy(app.ctx.redis, log)).toBe('noeviction');
+  const master = await cluster.masterOf(16_000);
+  const direct = new SingleRedis({ host: '127.0.0.1', port: master.port });
+  try {
+    await direct.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    expect(await checkEvictionPolicy(app.ctx.redis, log)).toBe('evicts');
+    expect(warnings).toEqual([expect.stringMatching(/allkeys-lru, not noeviction/)]);
+  } finally {
+    await direct.config('SET', 'maxmemory-policy', 'noeviction');
+    direct.disconnect();
+  }
 });
 
 it('loses nothing when a master dies with writes its replica never got: the queues are rebuilt from Postgres, each message sent once', async () => {
