@@ -41,7 +41,7 @@ async function runOne(s: Scenario, target: Target, settings: RunSettings): Promi
 
 async function openTarget(args: BenchArgs, settings: RunSettings, profileDir: string | undefined): Promise<Target> {
   if (args.url) return remoteTarget({ url: args.url, keys: args.keys, deviceTokensFile: args.deviceTokens });
-  return startLocalTarget({ apiCpu: settings.apiCpu, cpuProfileDir: profileDir });
+  return startLocalTarget({ apiCpu: settings.apiCpu, cpuProfileDir: profileDir, ...(args.stored ? { stored: args.stored } : {}) });
 }
 
 export async function main(argv: string[]): Promise<number> {

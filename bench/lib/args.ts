@@ -9,6 +9,7 @@ export interface BenchArgs {
   seconds?: number;
   sweep?: number[];
   sockets?: number;
+  stored?: number;
   profile: boolean;
   out: string;
   help: boolean;
@@ -25,6 +26,7 @@ scenarios: ceilings bulk-send read fleet fleet-chaos sockets webhooks parse dash
   --seconds N           seconds per measured run (default 10)
   --sweep 1,4,16,32,64  connections of the concurrency sweep
   --sockets N           idle sockets of the sockets scenario (default 10000)
+  --stored N            store N messages (and their timelines), spread over five months, before the local server starts
   --profile             write V8 CPU profiles and flame graphs of the local API and worker (bench/results/profiles-<timestamp>/)
   --out DIR             where result files go (default bench/results)`;
 
@@ -48,6 +50,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       seconds: { type: 'string' },
       sweep: { type: 'string' },
       sockets: { type: 'string' },
+      stored: { type: 'string' },
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -69,6 +72,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     seconds: positive('seconds', values.seconds),
     sweep,
     sockets: positive('sockets', values.sockets),
+    stored: positive('stored', values.stored),
     profile: values.profile ?? false,
     out: values.out ?? new URL('../results/', import.meta.url).pathname,
     help: values.help ?? false,

@@ -10,6 +10,7 @@ import { note } from '../lib/progress.js';
 import { collectCpuProfiles, cpuProfileFlags } from '../profile/process-profiles.js';
 import { hafatraCommand, pinned, runHafatra, startChild, waitForHttp, waitForOutput, type Child } from './processes.js';
 import { createPhoneGroups, createTenants } from './local-fixtures.js';
+import { seedStoredMessages } from './stored-messages.js';
 import type { Target } from './target.js';
 
 export interface LocalOptions {
@@ -17,6 +18,8 @@ export interface LocalOptions {
   cpuProfileDir?: string;
   /** CPU the API process is pinned to; the load generator takes another. */
   apiCpu: number;
+  /** Messages to store before the API starts (`--stored N`). */
+  stored?: number;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   };
   try {
     await runHafatra(['migrate'], env);
+    const stored = opts.stored ? await seedStoredMessages(ctx, services.databaseUrl, opts.stored) : undefined;
     const profile = (name: string) => (opts.cpuProfileDir ? cpuProfileFlags(opts.cpuProfileDir, name) : []);
     const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile('api')), 'api']), env, 'hafatra api');
     children.push(apiProc);
@@ -82,6 +86,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
       databaseUrl: services.databaseUrl,
       redisUrl: services.redisUrl,
       receiverCert,
+      ...(stored ? { stored } : {}),
       tenants: (count) => createTenants(ctx, count),
       phoneGroups: (orgs, perOrg) => createPhoneGroups(ctx, orgs, perOrg),
       close,

@@ -15,6 +15,19 @@ export interface PhoneGroup {
   phones: PhoneCredential[];
 }
 
+/** Messages seeded before the run (`--stored N`, local only), in an organization of their own. */
+export interface StoredMessages {
+  /** A key of that organization. */
+  key: string;
+  count: number;
+  seedSeconds: number;
+  /** Disk used by messages and by their timelines, indexes included. */
+  messagesBytes: number;
+  timelineBytes: number;
+  /** The id of stored message i (0 ≤ i < count). */
+  idOf(i: number): string;
+}
+
 export interface Target {
   kind: 'local' | 'remote';
   /** http(s)://host:port of the API. */
@@ -30,5 +43,6 @@ export interface Target {
   redisUrl?: string;
   /** PEM the worker trusts for webhook receivers, with its key (local only; remote: bench makes its own). */
   receiverCert?: { cert: string; key: string };
+  stored?: StoredMessages;
   close(): Promise<void>;
 }
