@@ -20,8 +20,8 @@ const SLOW = [
 /**
  * Suites that run a second time against a Redis Cluster (three masters with a replica each,
  * test/support/global-setup.ts): dispatch, idempotency, limits, webhooks, recovery, workers at
- * any count (sweeps, webhook relay, mobile-money reader). Their keys
- * are hash-tagged so every script and transaction touches one slot; a cross-slot one fails here.
+ * any count (sweeps, webhook relay, mobile-money reader). Their keys are hash-tagged so every
+ * script and transaction touches one slot; a cross-slot one fails here.
  */
 const ON_CLUSTER = [
   'test/lua/**',

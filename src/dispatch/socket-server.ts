@@ -52,6 +52,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   // This process's phones stay online only while it renews its lease (a killed process's expire).
   const lease = startPresenceLease(ctx, () => sessions.values());
 
+  // A process closed right after it started may disconnect before the subscription is made.
   subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
     const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string; messageIds?: string[] };
     if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId, signal.count);
@@ -68,7 +69,6 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
         s.end(CLOSE_REVOKED, 'revoked');
       }
     }
-    // A process closed right after it started may disconnect before the subscription is made.
   }).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
   // A reconnecting subscriber may have missed signals: a pump of every session catches up.
   subscriber.on('ready', () => pusher.pumpAll());
