@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Redis as SingleRedis } from 'ioredis';
-import { startRedis, type RedisServer, type RedisServerOptions } from './redis-server.js';
+import { signalRedisServer, startRedis, type RedisServer, type RedisServerOptions } from './redis-server.js';
 
 const run = promisify(execFile);
 
@@ -99,9 +98,7 @@ export async function startRedisCluster(opts: RedisClusterOptions): Promise<Redi
 function clusterNode(opts: RedisClusterOptions, port: number): ClusterNode {
   const dataDir = join(opts.dataDir, `node-${port}`);
   let server: RedisServer | null = null;
-  const signal = async (name: NodeJS.Signals): Promise<void> => {
-    process.kill(Number((await readFile(join(dataDir, 'redis', 'redis-server.pid'), 'utf8')).trim()), name);
-  };
+  const signal = (name: NodeJS.Signals) => signalRedisServer(dataDir, name);
   const serverOptions: RedisServerOptions = {
     ...opts,
     dataDir,
