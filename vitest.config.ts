@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The long end-to-end files (bench, fault suite, browser journey, launcher, fleet and phone CLI,
- * slow readers): `npm test` runs them with the rest; `npm run test:fast` skips them locally.
+ * slow readers, many nodes behind nginx): `npm test` runs them with the rest; `npm run test:fast` skips them locally.
  */
 const SLOW = [
   'test/bench/**',
@@ -14,7 +14,36 @@ const SLOW = [
   'test/http/slow-readers.test.ts',
   'test/messages/idempotency-crash.test.ts',
   'test/webhooks/throughput.test.ts',
+  'test/cluster/many-nodes.test.ts',
 ].map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob));
+
+/**
+ * Suites that run a second time against a Redis Cluster (three masters with a replica each,
+ * test/support/global-setup.ts): dispatch, idempotency, limits, webhooks, recovery, workers at
+ * any count (sweeps, webhook relay, mobile-money reader). Their keys are hash-tagged so every
+ * script and transaction touches one slot; a cross-slot one fails here.
+ */
+const ON_CLUSTER = [
+  'test/lua/**',
+  'test/dispatch/claim.test.ts',
+  'test/dispatch/claim-recovery.test.ts',
+  'test/dispatch/two-processes.test.ts',
+  'test/dispatch/withdrawal.test.ts',
+  'test/dispatch/lifecycle.test.ts',
+  'test/dispatch-queue/**',
+  'test/messages/idempotency.test.ts',
+  'test/messages/daily-limit.test.ts',
+  'test/api/auth.test.ts',
+  'test/webhooks/delivery.test.ts',
+  'test/webhooks/recovery.test.ts',
+  'test/devices/revoke.test.ts',
+  'test/scheduling/**',
+  'test/mobile-money/integration/workers.test.ts',
+  'test/workers/**',
+].map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob));
+
+/** Files about the cluster itself (a master killed mid-run): the `cluster` project only. */
+const ON_CLUSTER_ONLY = ['test/redis-cluster/**/*.test.ts'];
 
 // Files share one Postgres and one Redis and isolate themselves by organization and key
 // prefix, so they run side by side: most of a file's time is spent waiting on sockets and
@@ -48,8 +77,9 @@ export default defineConfig({
       thresholds: { lines: 91, statements: 88, functions: 88, branches: 79 },
     },
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...ON_CLUSTER_ONLY] } },
       { extends: true, test: { name: 'slow', include: SLOW } },
+      { extends: true, test: { name: 'cluster', include: [...ON_CLUSTER, ...ON_CLUSTER_ONLY] } },
     ],
   },
 });

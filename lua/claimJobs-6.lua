@@ -37,8 +37,8 @@
   ARGV[2] max jobs
   ARGV[3] now, milliseconds
   ARGV[4] pacing key prefix (…:pace:<deviceId>:), same hash tag: <prefix>w is the phone's
-          window (sorted set: '<parts>:<message id>' scored by claim time), <prefix><sim>:d<day>
-          each SIM's count of the day
+          window (sorted set: '<parts>:<message id>' scored by claim time), <prefix>ws the sum of
+          its parts, <prefix><sim>:d<day> each SIM's count of the day
   ARGV[5] UTC day yyyymmdd
   ARGV[6] urgent score: entries scored at or below it (high-priority messages, queued an hour
           ahead, and messages that waited longer than that) are taken from both queues first
@@ -96,16 +96,33 @@ end
 local windowKey = ARGV[4] .. 'w'
 local windowStart = now - 60000
 
--- The parts the phone was handed in the last 60 seconds, all SIMs together.
-rcall('ZREMRANGEBYSCORE', windowKey, '-inf', windowStart)
-local inWindow = rcall('ZRANGE', windowKey, 0, -1, 'WITHSCORES')
-local windowUsed = 0
-for i = 1, #inWindow, 2 do
-  windowUsed = windowUsed + tonumber(string.match(inWindow[i], '^(%d+):'))
+local windowSumKey = ARGV[4] .. 'ws'
+
+local function partsOf(entries)
+  local parts = 0
+  for i = 1, #entries do parts = parts + tonumber(string.match(entries[i], '^(%d+):')) end
+  return parts
+end
+
+-- The parts the phone was handed in the last 60 seconds, all SIMs together: a running sum beside
+-- the window, less what leaves it, so a claim reads the entries that expired rather than the
+-- whole window (thousands of entries on a phone whose pacing was raised). Without the sum (a
+-- Redis that lost it) the window is summed once.
+local windowUsed = tonumber(rcall('GET', windowSumKey) or '')
+local sumMissing = windowUsed == nil
+local expired = rcall('ZRANGEBYSCORE', windowKey, '-inf', windowStart)
+if #expired > 0 then rcall('ZREMRANGEBYSCORE', windowKey, '-inf', windowStart) end
+local oldest = rcall('ZRANGE', windowKey, 0, 0, 'WITHSCORES')
+if #oldest == 0 then
+  windowUsed = 0
+elseif windowUsed == nil then
+  windowUsed = partsOf(rcall('ZRANGE', windowKey, 0, -1))
+else
+  windowUsed = windowUsed - partsOf(expired)
 end
 -- When the oldest claim leaves the window (a minute from now if nothing is in it yet).
 local retryAfter = 60000
-if #inWindow > 0 then retryAfter = math.max(1, tonumber(inWindow[2]) + 60000 - now) end
+if #oldest > 0 then retryAfter = math.max(1, tonumber(oldest[2]) + 60000 - now) end
 local windowAdd = 0
 local windowEntries = {}
 
@@ -292,6 +309,7 @@ if #windowEntries > 0 then
   rcall('ZADD', windowKey, unpack(windowEntries))
   rcall('PEXPIRE', windowKey, 120000)
 end
+if #windowEntries > 0 or #expired > 0 or sumMissing then rcall('SET', windowSumKey, windowUsed + windowAdd, 'PX', 120000) end
 for simKey, b in pairs(spent) do
   if b.add > 0 then
     local dk = ARGV[4] .. simKey .. ':d' .. ARGV[5]

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 
-export type LiveTopic = 'messages' | 'device' | 'webhooks';
+export type LiveTopic = 'messages' | 'device' | 'webhooks' | 'received';
 
 type Listener = (frame: { type: string; [k: string]: unknown }) => void;
 const listeners = new Set<{ topic: LiveTopic; fn: Listener }>();

@@ -12,6 +12,7 @@ import { SerialLane } from '../batching/serial-lane.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { watchStores } from '../metrics/store-gauges.js';
 import { RESENDS_PER_ROUND } from '../messages/auto-resend/after-reports.js';
+import { isClusterUrl } from '../redis/redis-url.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -27,7 +28,7 @@ export function openContext(config: Config, name = 'hafatra', clock: Clock = sys
     db: createDb(config.databaseUrl, config.pgPoolSize, poolOptions),
     hotDb: createHotDb(config.databaseUrl, hotPoolSize(config.pgPoolSize), poolOptions),
     redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
-    keys: redisKeys(config.redisPrefix),
+    keys: redisKeys(config.redisPrefix, { cluster: isClusterUrl(config.redisUrl) }),
     clock,
     metrics: createMetrics(),
   };

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
 import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
-import { startWebhookWorkers } from '../webhooks/workers.js';
+import { startWebhookWorkers, type WebhookWorkerOptions } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { expirePresence } from '../devices/presence.js';
@@ -10,6 +10,7 @@ import { foldTallyDeltas } from '../overview/tallies.js';
 import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
 import { startScheduler } from '../scheduling/scheduler.js';
 import { startPartitionMaintenance } from '../messages/partitions/maintain-partitions.js';
+import { noticeShardChanges } from '../redis/shard-changes.js';
 
 export interface Workers {
   close(): Promise<void>;
@@ -19,9 +20,10 @@ export interface Workers {
  * Background work of a worker process (`hafatra worker`, or inside `hafatra start`). Each domain
  * adds its loops and BullMQ workers here.
  */
-export async function startWorkers(ctx: AppContext): Promise<Workers> {
+export async function startWorkers(ctx: AppContext, opts: { webhooks?: WebhookWorkerOptions } = {}): Promise<Workers> {
   const stoppers: Array<() => Promise<void>> = [];
   const dispatchRecovery = every(ctx.config.reconcileIntervalMs, 'dispatch-recovery', ctx.log, async () => {
+    await noticeShardChanges(ctx);
     await ctx.dispatch.rebuildIfLost();
     await ctx.dispatch.reconcileBatches();
   });
@@ -35,7 +37,7 @@ export async function startWorkers(ctx: AppContext): Promise<Workers> {
     await recountSeededCounters(ctx);
   });
   stoppers.push(() => reservationRecovery.stop());
-  stoppers.push((await startWebhookWorkers(ctx)).close);
+  stoppers.push((await startWebhookWorkers(ctx, opts.webhooks)).close);
   const lifecycleSweeps = every(ctx.config.sweepIntervalMs, 'lifecycle-sweeps', ctx.log, async () => {
     await expireQueued(ctx);
     await withdrawStuckClaims(ctx);

@@ -9,7 +9,10 @@ export const settings = {
   PORT: { default: '3000', doc: 'HTTP port of the API (HTTP + phone sockets).' },
   HOST: { default: '0.0.0.0', doc: 'Interface the API listens on.' },
   DATABASE_URL: { default: '', doc: 'Postgres URL. Empty: `hafatra start` runs an embedded Postgres under HAFATRA_DATA_DIR.' },
-  REDIS_URL: { default: '', doc: 'Redis URL. Empty: `hafatra start` runs redis-server from PATH under HAFATRA_DATA_DIR.' },
+  REDIS_URL: {
+    default: '',
+    doc: 'Redis URL (`redis://`, `rediss://`), or a Redis Cluster: `redis+cluster://host1:7000,host2:7001` (docs/redis-cluster.md). Empty: `hafatra start` runs redis-server from PATH under HAFATRA_DATA_DIR.',
+  },
   HAFATRA_DATA_DIR: { default: '.hafatra', doc: 'Where embedded Postgres and Redis keep their data.' },
   HAFATRA_REDIS_PREFIX: { default: 'hf', doc: 'Prefix of every Redis key (lets several deployments share one Redis).' },
   LOG_LEVEL: { default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },

@@ -4,10 +4,11 @@ import { applyTransitions } from '../messages/transitions.js';
 import { syncDeviceState } from './device-state.js';
 import { getDevice } from './device-view.js';
 import type { Device } from './schemas.js';
+import { publishDeviceSignals } from '../redis/device-signals.js';
 
 export const DEFAULT_REVOKE_REASON = 'revoked by API';
 
-/** Published on ctx.keys.deviceChannel(): every API process closes that phone's socket. */
+/** Published on the organization's device channel: every API process closes that phone's socket. */
 export interface DeviceRevokedEvent {
   type: 'revoked';
   orgId: string;
@@ -43,7 +44,7 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
       outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })),
     );
     const event: DeviceRevokedEvent = { type: 'revoked', orgId, deviceId };
-    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify(event));
+    await publishDeviceSignals(ctx.redis, ctx.keys, [event]);
     ctx.log.info({ deviceId, unknown: outcome.unknown, failed: outcome.failed.length }, 'device revoked');
   }
   return getDevice(ctx, orgId, deviceId);

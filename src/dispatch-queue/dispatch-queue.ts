@@ -52,7 +52,7 @@ export class DispatchQueue {
 
   /** The queues again from Postgres, when Redis lost them. Returns how many were queued. */
   rebuildIfLost(): Promise<number> {
-    return rebuildQueuesIfLost(this.ctx);
+    return rebuildQueuesIfLost(this.ctx, this.signals);
   }
 
   /** Batches committed but never queued (their API process died in between). */

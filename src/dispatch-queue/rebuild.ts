@@ -38,7 +38,7 @@ export async function reconcileBatches(ctx: Infrastructure, signals: WorkSignals
  * triggers the rebuild. A message claimed in Redis just before the loss may be queued again:
  * the claim's conditional write in Postgres still lets only one phone have it.
  */
-export async function rebuildQueuesIfLost(ctx: Infrastructure): Promise<number> {
+export async function rebuildQueuesIfLost(ctx: Infrastructure, signals: WorkSignals): Promise<number> {
   const marker = ctx.keys.queuesBuilt();
   if (await ctx.redis.exists(marker)) return 0;
   let after = '';
@@ -46,10 +46,10 @@ export async function rebuildQueuesIfLost(ctx: Infrastructure): Promise<number> 
   for (;;) {
     const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE status = 'queued' AND id > $1 ORDER BY id LIMIT 5000`, [after]);
     if (rows.length === 0) break;
-    total += await enqueue(
-      ctx,
-      (rows as MessageRow[]).map((r) => toDispatchEntry(r)),
-    );
+    const entries = (rows as MessageRow[]).map((r) => toDispatchEntry(r));
+    total += await enqueue(ctx, entries);
+    // Phones idle since the loss claim only when told there is work.
+    await signals.signal(entries);
     after = (rows[rows.length - 1] as MessageRow).id;
   }
   await ctx.redis.set(marker, new Date().toISOString());

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Infrastructure } from '../context/infrastructure.js';
+import { publishDeviceSignals } from '../redis/device-signals.js';
 
 /**
  * Wakes the phones this process holds for an organization (or one phone); `count`: how many
@@ -43,12 +44,12 @@ export class WorkSignals {
       if (target) target.count += 1;
       else targets.set(key, { orgId: m.orgId, deviceId: m.requestedDeviceId, count: 1 });
     }
+    for (const { orgId, deviceId, count } of targets.values()) here?.wake(orgId, deviceId, count);
     // One pipelined round trip for all of them (the reconciler's batches span organizations).
-    const publish = this.ctx.redis.pipeline();
-    for (const { orgId, deviceId, count } of targets.values()) {
-      here?.wake(orgId, deviceId, count);
-      publish.publish(this.ctx.keys.deviceChannel(), JSON.stringify({ type: 'work', orgId, deviceId, count, origin: here?.origin }));
-    }
-    await publish.exec();
+    await publishDeviceSignals(
+      this.ctx.redis,
+      this.ctx.keys,
+      [...targets.values()].map(({ orgId, deviceId, count }) => ({ type: 'work', orgId, deviceId, count, origin: here?.origin })),
+    );
   }
 }

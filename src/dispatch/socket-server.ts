@@ -13,6 +13,8 @@ import { selectClaimedJobs } from './pending-jobs.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
 import { startPresenceLease, type PresenceLease } from '../devices/presence.js';
+import { pipelineByNode } from '../redis/pipeline-by-node.js';
+import { subscribeDeviceSignals } from '../redis/device-signals.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -45,14 +47,13 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   ctx.metrics.sources.phones = () => sessions.size;
   const reports = new StatusReportWriter(ctx);
   const pusher = new Pusher(ctx, sessions);
-  const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals' });
+  const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals', subscriber: true });
   const origin = ctx.dispatch.signals.holdPhonesLocally((orgId, deviceId, count) => pusher.signal(orgId, deviceId, count));
   // This process's phones stay online only while it renews its lease (a killed process's expire).
   const lease = startPresenceLease(ctx, () => sessions.values());
 
   // A process closed right after it started may disconnect before the subscription is made.
-  subscriber.subscribe(ctx.keys.deviceChannel()).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
-  subscriber.on('message', (_channel: string, text: string) => {
+  subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
     const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string; messageIds?: string[] };
     if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId, signal.count);
     if (signal.type === 'withdrawn' && signal.deviceId) {
@@ -68,16 +69,20 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
         s.end(CLOSE_REVOKED, 'revoked');
       }
     }
-  });
+  }).catch((err: unknown) => ctx.log.warn({ err }, 'device signal subscription failed'));
   // A reconnecting subscriber may have missed signals: a pump of every session catches up.
   subscriber.on('ready', () => pusher.pumpAll());
 
   // Every frame is checked against a revocation first: the frames of one event-loop turn (a fleet
   // reporting at once) share one pipelined round trip instead of a Redis call each.
   const revokedChecks = new TickBatcher<DevicePrincipal, boolean>(async (principals) => {
-    const reads = ctx.redis.pipeline();
-    for (const p of principals) reads.hget(ctx.keys.org(p.orgId).deviceState(p.deviceId), 'revoked');
-    return ((await reads.exec()) ?? []).map(([err, revoked]) => {
+    const replies = await pipelineByNode(
+      ctx.redis,
+      principals,
+      (p) => ctx.keys.org(p.orgId).deviceState(p.deviceId),
+      (reads, p) => reads.hget(ctx.keys.org(p.orgId).deviceState(p.deviceId), 'revoked'),
+    );
+    return replies.map(([err, revoked]) => {
       if (err) throw err;
       return revoked === '1';
     });

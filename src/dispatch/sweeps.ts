@@ -1,6 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { countStatusChanges } from '../metrics/metrics.js';
+import { pipelineByNode } from '../redis/pipeline-by-node.js';
 
 const BATCH = 1000;
 /** A claim not confirmed in Postgres within this time was interrupted (the process died). */
@@ -59,9 +60,12 @@ export async function recoverInterruptedClaims(ctx: AppContext): Promise<number>
   let recovered = 0;
   for (let start = 0; start < orgIds.length; start += ORGS_PER_ROUND_TRIP) {
     const chunk = orgIds.slice(start, start + ORGS_PER_ROUND_TRIP);
-    const reads = ctx.redis.pipeline();
-    for (const orgId of chunk) reads.zrangebyscore(ctx.keys.org(orgId).claiming(), '-inf', before, 'LIMIT', 0, BATCH);
-    const replies = (await reads.exec()) ?? [];
+    const replies = await pipelineByNode(
+      ctx.redis,
+      chunk,
+      (orgId) => ctx.keys.org(orgId).claiming(),
+      (reads, orgId) => reads.zrangebyscore(ctx.keys.org(orgId).claiming(), '-inf', before, 'LIMIT', 0, BATCH),
+    );
     for (let i = 0; i < chunk.length; i++) {
       const [err, stuck] = replies[i] ?? [null, []];
       if (err) throw err;

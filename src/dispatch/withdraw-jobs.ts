@@ -4,6 +4,7 @@ import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
 import { countStatusChanges } from '../metrics/metrics.js';
+import { publishDeviceSignals } from '../redis/device-signals.js';
 
 /** Why a job left a phone: the timeline code of its `claimed → queued` event. */
 export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited';
@@ -50,7 +51,7 @@ export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: strin
   });
   if (withdrawn.length > 0) {
     const signal: WithdrawnSignal = { type: 'withdrawn', orgId, deviceId, messageIds: withdrawn };
-    await ctx.redis.publish(ctx.keys.deviceChannel(), JSON.stringify(signal));
+    await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
     ctx.log.info({ deviceId, reason, count: withdrawn.length }, 'jobs withdrawn from a phone');
   }
   return withdrawn;

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureNoLiveOwner } from './pid-file.js';
 import { waitUntilReady } from './readiness.js';
@@ -17,6 +17,8 @@ export interface RedisServerOptions {
   port: number;
   runAs: RunAs | undefined;
   log: (line: string) => void;
+  /** More settings, e.g. a cluster node's (src/launcher/redis-cluster.ts). */
+  extraArgs?: string[];
 }
 
 /**
@@ -68,7 +70,7 @@ export async function startRedis(opts: RedisServerOptions): Promise<RedisServer>
   const service = await startService({
     name: 'redis-server',
     command: opts.binary,
-    args: serverArgs(redisDir, opts.port),
+    args: [...serverArgs(redisDir, opts.port), ...(opts.extraArgs ?? [])],
     logFile: join(opts.dataDir, 'redis.log'),
     runAs: opts.runAs,
     env,
@@ -78,4 +80,12 @@ export async function startRedis(opts: RedisServerOptions): Promise<RedisServer>
   const probe = async (): Promise<true | undefined> => ((await pingRedis(opts.port)) === 'pong' ? true : undefined);
   await waitUntilReady(service, probe, 60_000);
   return { url: `redis://127.0.0.1:${opts.port}`, stop: () => service.stop(30_000) };
+}
+
+/**
+ * Sends a signal to the redis-server serving `dataDir` (through its pid file: the server may run
+ * as another user, under a wrapper): SIGKILL to crash it, SIGSTOP/SIGCONT to freeze and thaw it.
+ */
+export async function signalRedisServer(dataDir: string, signal: NodeJS.Signals): Promise<void> {
+  process.kill(Number((await readFile(join(dataDir, 'redis', 'redis-server.pid'), 'utf8')).trim()), signal);
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { parseReservation, releaseReservation, SEND_TIMING } from './admission.js';
 import { countDaysMessages, dayStartMs } from './daily-count.js';
 import { raiseDailyCount } from '../redis/scripts/raise-daily-count.js';
+import { pipelineByNode } from '../redis/pipeline-by-node.js';
 
 const ORGS_PER_ROUND = 500;
 const PER_ORG = 1000;
@@ -35,9 +36,12 @@ export async function settleStaleReservations(ctx: AppContext, now = Date.now())
 }
 
 async function settleOrgs(ctx: AppContext, orgIds: string[], cutoff: number): Promise<number> {
-  const read = ctx.redis.pipeline();
-  for (const orgId of orgIds) read.zrangebyscore(ctx.keys.org(orgId).sendReservations(), '-inf', cutoff, 'WITHSCORES', 'LIMIT', 0, PER_ORG);
-  const results = (await read.exec()) ?? [];
+  const results = await pipelineByNode(
+    ctx.redis,
+    orgIds,
+    (orgId) => ctx.keys.org(orgId).sendReservations(),
+    (read, orgId) => read.zrangebyscore(ctx.keys.org(orgId).sendReservations(), '-inf', cutoff, 'WITHSCORES', 'LIMIT', 0, PER_ORG),
+  );
   const stale: { orgId: string; reservation: string; admittedAt: number; batchId?: string; idempotencyKey?: string }[] = [];
   results.forEach(([err, flat], i) => {
     if (err) throw err;
@@ -50,13 +54,18 @@ async function settleOrgs(ctx: AppContext, orgIds: string[], cutoff: number): Pr
   if (stale.length === 0) return 0;
 
   const committed = await committedOf(ctx, stale);
-  const drop = ctx.redis.pipeline();
+  const spent: typeof stale = [];
   let refunded = 0;
   for (const s of stale) {
-    if (s.batchId === undefined || committed(s)) drop.zrem(ctx.keys.org(s.orgId).sendReservations(), s.reservation);
+    if (s.batchId === undefined || committed(s)) spent.push(s);
     else if (await releaseReservation(ctx, { ...s, mode: 'refund' })) refunded++;
   }
-  await drop.exec();
+  await pipelineByNode(
+    ctx.redis,
+    spent,
+    (s) => ctx.keys.org(s.orgId).sendReservations(),
+    (drop, s) => drop.zrem(ctx.keys.org(s.orgId).sendReservations(), s.reservation),
+  );
   if (refunded > 0) ctx.log.warn({ refunded }, 'daily counts of send requests that died before committing refunded');
   return refunded;
 }

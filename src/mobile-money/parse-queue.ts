@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createBullConnection, type Redis } from '../redis/connection.js';
 import type { Infrastructure } from '../context/infrastructure.js';
 import type { Config } from '../config/config.js';
 
@@ -12,7 +12,7 @@ export interface ParseJobData {
 
 /** Workers block on Redis: their connections retry forever instead of failing a command. */
 export function bullConnection(config: Config, name: string): Redis {
-  return new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: name });
+  return createBullConnection(config.redisUrl, name);
 }
 
 const ENQUEUE_TIMEOUT_MS = 2000;

@@ -33,6 +33,8 @@ export interface SimulatedPhoneOptions {
   maxJobs?: number;
   /** Source of randomness (tests pass a seeded one). Default Math.random. */
   random?: () => number;
+  /** Called once per message this phone sent or failed, when the server acknowledged the report. */
+  onOutcome?: (messageId: string, status: 'sent' | 'failed') => void;
 }
 
 export interface PhoneCounters {
@@ -186,6 +188,7 @@ export class SimulatedPhone {
       const failed = this.random() < (this.opts.failureRate ?? 0.02);
       await this.client.reportStatus(failed ? { messageId, status: 'failed', failureCode: 'generic_failure' } : { messageId, status: 'sent' });
       this.sendLatenciesMs.push(nowMs() - arrivedAt);
+      this.opts.onOutcome?.(messageId, failed ? 'failed' : 'sent');
       if (failed) this.counters.failed += 1;
       else {
         this.counters.sent += 1;

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import { redisReady, type Redis } from './connection.js';
+import { isCluster, redisReady, type Redis } from './connection.js';
 
 export type EvictionPolicyCheck = 'noeviction' | 'evicts' | 'unchecked';
 
@@ -10,9 +10,22 @@ export type EvictionPolicyCheck = 'noeviction' | 'evicts' | 'unchecked';
  * disable CONFIG: then the check is only reported as not done.
  */
 export async function checkEvictionPolicy(redis: Redis, log: Pick<Logger, 'warn' | 'info'>): Promise<EvictionPolicyCheck> {
-  let reply: unknown;
   try {
     await redisReady(redis);
+  } catch (err) {
+    log.info({ err: (err as Error).message }, 'Redis maxmemory-policy could not be checked (not ready): make sure it is noeviction, or Redis may evict queue keys');
+    return 'unchecked';
+  }
+  // On a cluster every master holds its share of the queues: each is asked.
+  const nodes = isCluster(redis) ? redis.nodes('master') : [redis];
+  const checks = await Promise.all(nodes.map((node) => checkOne(node, log)));
+  if (checks.includes('evicts')) return 'evicts';
+  return checks.includes('unchecked') ? 'unchecked' : 'noeviction';
+}
+
+async function checkOne(redis: Redis, log: Pick<Logger, 'warn' | 'info'>): Promise<EvictionPolicyCheck> {
+  let reply: unknown;
+  try {
     reply = await redis.config('GET', 'maxmemory-policy');
   } catch (err) {
     log.info({ err: (err as Error).message }, 'Redis maxmemory-policy could not be checked (CONFIG GET refused): make sure it is noeviction, or Redis may evict queue keys');

@@ -3,7 +3,7 @@
  * the hash tag `{o:<orgId>}` so multi-key scripts run on Redis Cluster too; API-key keys share
  * `{k:<hash16>}`.
  */
-export function redisKeys(prefix: string) {
+export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
   const org = (orgId: string) => {
     const base = `${prefix}:{o:${orgId}}`;
     return {
@@ -44,9 +44,17 @@ export function redisKeys(prefix: string) {
     schedule: () => ({ due: `${prefix}:{sched}:due`, moving: `${prefix}:{sched}:moving` }),
     /** Marker written after the schedule was rebuilt from Postgres; its absence means Redis lost data. */
     scheduleBuilt: () => `${prefix}:schedule-built`,
+    /** The cluster's masters when a worker last looked (src/redis/shard-changes.ts). */
+    clusterMasters: () => `${prefix}:cluster-masters`,
     /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
     queuesBuilt: () => `${prefix}:queues-built`,
-    deviceChannel: () => `${prefix}:device-events`,
+    /**
+     * The pub/sub channel of an organization's device signals (work, withdrawn, revoked): one of
+     * SIGNAL_CHANNELS, each with its own hash tag, so on a cluster they spread over the shards
+     * (sharded pub/sub) and every API process listens to all of them (src/redis/device-signals.ts).
+     */
+    deviceChannel: (orgId: string) => signalChannel(prefix, signalShardOf(orgId)),
+    deviceChannels: () => Array.from({ length: SIGNAL_CHANNELS }, (_, shard) => signalChannel(prefix, shard)),
     /** Daily counters seeded from Postgres after a data loss, to count again (member `<orgId>|<yyyymmdd>`, scored by when). */
     dailyRecounts: () => `${prefix}:daily-recounts`,
     /** An endpoint's deliveries in flight across every worker process (lua/acquireWebhookSlots-1.lua). */
@@ -54,15 +62,27 @@ export function redisKeys(prefix: string) {
     /** Present while BullMQ holds every undelivered delivery; gone after Redis lost its data. */
     webhooksQueued: () => `${prefix}:webhooks:queued-from-postgres`,
     /**
-     * The prefixes BullMQ builds its own keys under. The parse queue's is hash-tagged so BullMQ's
-     * scripts run on Redis Cluster; the delivery queue's is not, and changing it now would strand
-     * the jobs already queued under it.
+     * The prefixes BullMQ builds its own keys under: a queue's keys must share one hash tag for
+     * BullMQ's scripts to run on a cluster. The parse queue's always has one; the delivery queue's
+     * only on a cluster, because changing it on one Redis would strand the jobs already queued.
      */
-    bullPrefix: { mobileMoney: () => `${prefix}:{bull}`, webhooks: () => prefix },
+    bullPrefix: { mobileMoney: () => `${prefix}:{bull}`, webhooks: () => (opts.cluster ? `${prefix}:{bullw}` : prefix) },
   };
 }
 
 export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** Enough channels to spread signals over the shards of any cluster we expect; few enough that every API process listens to all. */
+export const SIGNAL_CHANNELS = 16;
+
+const signalChannel = (prefix: string, shard: number) => `${prefix}:{sig:${shard}}:device-events`;
+
+/** FNV-1a of the organization id: stable across processes and releases, so publisher and listener agree. */
+function signalShardOf(orgId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < orgId.length; i++) hash = Math.imul(hash ^ orgId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % SIGNAL_CHANNELS;
+}
 
 /** The UTC day a daily counter belongs to, as yyyymmdd. */
 export function utcDay(now = new Date()): string {

@@ -1,7 +1,6 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { AppContext } from '../context/app-context.js';
-import { defineScripts } from '../redis/scripts/lua-scripts.js';
+import { createBullConnection, type Redis } from '../redis/connection.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 /** Deliveries per job: one endpoint's, due at about the same time. */
@@ -33,9 +32,7 @@ export type DeliveryQueue = Queue<DeliveryJobData>;
  * Hafatra's scripts are defined on them too: the delivery worker takes endpoint slots through one.
  */
 export function bullConnection(ctx: AppContext, name: string): Redis {
-  const redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: null, connectionName: name });
-  defineScripts(redis);
-  return redis;
+  return createBullConnection(ctx.config.redisUrl, name);
 }
 
 export function openDeliveryQueue(ctx: AppContext, connection: Redis): DeliveryQueue {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from '../redis/client.js';
 import type { AppContext } from '../context/app-context.js';
 import { addDeliveryJobs, groupIntoJobs, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
 

@@ -3,6 +3,7 @@ import type { TestApp } from '../support/harness.js';
 import { expectError } from '../api/expect-error.js';
 import { createRedis } from '../../src/redis/connection.js';
 import { heartbeat, holdMessage, pairPhone, sendTo, startDevicesApp } from './support.js';
+import { subscribeDeviceSignals } from '../../src/redis/device-signals.js';
 
 let app: TestApp;
 let orgId: string;
@@ -85,14 +86,12 @@ describe('DELETE /v1/devices/{id}', () => {
 
   it('marks the phone revoked in the dispatch state and tells every process to close its socket', async () => {
     const phone = await pairPhone(app, orgId);
-    const listener = createRedis(app.ctx.config.redisUrl, { name: 'test-listener' });
+    const listener = createRedis(app.ctx.config.redisUrl, { name: 'test-listener', subscriber: true });
     const seen: unknown[] = [];
-    await listener.subscribe(app.ctx.keys.deviceChannel());
-    listener.on('message', (_c: string, text: string) => seen.push(JSON.parse(text)));
+    await subscribeDeviceSignals(listener, app.ctx.keys, (text) => seen.push(JSON.parse(text)));
     try {
       await revoke(phone.deviceId);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(seen).toContainEqual({ type: 'revoked', orgId, deviceId: phone.deviceId });
+      await expect.poll(() => seen).toContainEqual({ type: 'revoked', orgId, deviceId: phone.deviceId });
       expect(await app.ctx.redis.hget(app.ctx.keys.org(orgId).deviceState(phone.deviceId), 'revoked')).toBe('1');
       expectError(await app.request('POST', '/v1/messages', { key, body: { to: '+261341234567', body: 'x', deviceId: phone.deviceId } }), 409, 'no_device', /revoked/);
     } finally {

@@ -80,7 +80,7 @@ describe('rebuildQueuesIfLost', () => {
     const k = app.ctx.keys.org(orgId);
     const scores = await Promise.all(ids.map((id: string) => app.ctx.redis.zscore(k.orgQueue(), id)));
 
-    await app.ctx.redis.del(k.orgQueue(), k.deviceQueue(deviceId), k.queueMeta(), app.ctx.keys.queuesBuilt());
+    for (const lost of [k.orgQueue(), k.deviceQueue(deviceId), k.queueMeta(), app.ctx.keys.queuesBuilt()]) await app.ctx.redis.del(lost);
     expect(await app.ctx.dispatch.rebuildIfLost()).toBeGreaterThanOrEqual(3);
 
     expect(await Promise.all(ids.map((id: string) => app.ctx.redis.zscore(k.orgQueue(), id)))).toEqual(scores);
@@ -94,7 +94,7 @@ describe('rebuildQueuesIfLost', () => {
     const id = sent.body.messages[0].id;
     await app.request('POST', `/v1/messages/${id}/cancel`, { key });
     const k = app.ctx.keys.org(orgId);
-    await app.ctx.redis.del(k.orgQueue(), k.queueMeta(), app.ctx.keys.queuesBuilt());
+    for (const lost of [k.orgQueue(), k.queueMeta(), app.ctx.keys.queuesBuilt()]) await app.ctx.redis.del(lost);
     await app.ctx.dispatch.rebuildIfLost();
     expect(await app.ctx.redis.zscore(k.orgQueue(), id)).toBeNull();
   });

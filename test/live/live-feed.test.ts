@@ -3,6 +3,8 @@ import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
+import { recordIncoming } from '../../src/incoming/record-incoming.js';
+import { sms, unlockedPhone } from '../incoming/support.js';
 
 let app: TestApp;
 let orgId: string;
@@ -63,6 +65,15 @@ describe('the live feed', () => {
     await feed.next('messages');
     await app.request('POST', `/v1/messages/${sent.body.messages[0].id}/cancel`, { key });
     await feed.next('messages');
+    feed.ws.close();
+  });
+
+  it('pushes a received frame when a phone forwards an SMS, so the received and mobile-money pages refresh', async () => {
+    const feed = await openFeed(viewer.headers);
+    await feed.next('hello');
+    const phone = await unlockedPhone(app, orgId);
+    await recordIncoming(app.ctx, phone, sms({ body: 'live inbound' }));
+    await feed.next('received');
     feed.ws.close();
   });
 

@@ -92,6 +92,27 @@ describe('lua/claimJobs', () => {
     expect(await claim('c', 5, NOW + 40_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1' }] });
   });
 
+  it('keeps the sum of the window beside it, less what leaves, and sums the window again when the sum is lost', async () => {
+    await queue(
+      'ws',
+      Array.from({ length: 8 }, (_, i): [string, string] => [`m${i}`, meta(`+${i}`, 1, NOW + 3_600_000)]),
+      4,
+    );
+    expect(await claim('ws', 3)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm0' }, { id: 'm1' }, { id: 'm2' }] });
+    expect(await redis.get(key('pacews:ws'))).toBe('3');
+    // 30 s on: one more part fits; the window's four parts are now the pace.
+    expect(await claim('ws', 3, NOW + 30_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm3' }] });
+    expect(await redis.get(key('pacews:ws'))).toBe('4');
+    expect(await claim('ws', 3, NOW + 31_000)).toEqual({ kind: 'paced', retryAfterMs: 29_000 });
+    // Redis lost the sum (not the window): it is summed again, and the pace still holds.
+    await redis.del(key('pacews:ws'));
+    expect(await claim('ws', 3, NOW + 32_000)).toEqual({ kind: 'paced', retryAfterMs: 28_000 });
+    expect(await redis.get(key('pacews:ws'))).toBe('4');
+    // The first three leave at +60 s: three parts fit again, and the sum says so.
+    expect(await claim('ws', 5, NOW + 60_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm4' }, { id: 'm5' }, { id: 'm6' }] });
+    expect(await redis.get(key('pacews:ws'))).toBe('4');
+  });
+
   it('paces the phone as a whole: parts on its two SIMs share one window', async () => {
     // Android counts an app's parts, not a SIM's: 3 parts for the phone, whichever SIM.
     await queue(

@@ -11,6 +11,7 @@ import { recountSeededCounters, settleStaleReservations } from '../../src/messag
 import { admitSend, SEND_TIMING } from '../../src/messages/admission.js';
 import { utcDay } from '../../src/redis/keys.js';
 import { newId } from '../../src/ids/ids.js';
+import { keysOfPrefix } from '../support/redis.js';
 
 /**
  * A send request dies with its process between its admission and its end. A retry with its
@@ -195,7 +196,7 @@ describe('idempotency keys of requests that died', () => {
     const step = await admitAndCommit(app.ctx, orgId, sendBody(3), dead);
     if (step.kind !== 'committed') throw new Error('expected a commit');
     // FLUSHALL, limited to this app's keys (the test files share one Redis).
-    const lost = await app.ctx.redis.keys(`${app.ctx.config.redisPrefix}:*`);
+    const lost = await keysOfPrefix(app.ctx.redis, app.ctx.config.redisPrefix);
     await app.ctx.redis.del(...lost);
 
     const [a, b] = await Promise.all([send(key, done, sendBody(2)), send(key, dead, sendBody(3))]);
@@ -214,7 +215,7 @@ describe('idempotency keys of requests that died', () => {
       const pending = send(key, idem, sendBody(3));
       await eventually(async () => (await app.ctx.redis.hget(marker, 's')) === 'pending', 10_000, 'the send admitted');
       // FLUSHALL, limited to this app's keys (the test files share one Redis).
-      const lost = await app.ctx.redis.keys(`${app.ctx.config.redisPrefix}:*`);
+      const lost = await keysOfPrefix(app.ctx.redis, app.ctx.config.redisPrefix);
       await app.ctx.redis.del(...lost);
       // The next send seeds the counter from Postgres, where the send in flight is not yet.
       expect((await send(key, newKey(), sendBody(2))).status).toBe(202);

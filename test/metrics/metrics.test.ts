@@ -8,36 +8,15 @@ import { startMetricsListener } from '../../src/metrics/metrics-listener.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from '../webhooks/support.js';
 import { testDatabaseUrl } from '../support/database.js';
 import { SCRAPE_READ_TIMEOUT_MS } from '../../src/metrics/within-timeout.js';
+import { parsePrometheus, sampleValue } from '../support/prometheus.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
-
-/** The samples of a Prometheus text exposition: `name{a="x",b="y"}` → value. */
-function parse(text: string): Map<string, number> {
-  const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not a sample line: ${line}`);
-    const labels = [...(m[2] ?? '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}=${v}`).sort();
-    samples.set(`${m[1]}{${labels.join(',')}}`, Number(m[3]));
-  }
-  return samples;
-}
-
-/** One sample's value (0 when the series does not exist yet); labels in any order. */
-const value = (samples: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
-  samples.get(
-    `${name}{${Object.entries(labels)
-      .map(([k, v]) => `${k}=${v}`)
-      .sort()
-      .join(',')}}`,
-  ) ?? 0;
 
 async function scrape(app: TestApp): Promise<Map<string, number>> {
   const res = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parse(await res.text());
+  return parsePrometheus(await res.text());
 }
 
 describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
@@ -60,23 +39,26 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
     await sendMessages(app, key, 3);
     const after = await scrape(app);
 
-    expect(value(after, 'hafatra_messages_accepted_total')).toBe(3);
-    expect(value(after, 'hafatra_http_requests_total', { route: '/v1/messages', method: 'POST', status: '202' })).toBe(1);
+    expect(sampleValue(after, 'hafatra_messages_accepted_total')).toBe(3);
+    expect(sampleValue(after, 'hafatra_http_requests_total', { route: '/v1/messages', method: 'POST', status: '202' })).toBe(1);
     const timed = { route: '/v1/messages', method: 'POST' };
-    expect(value(after, 'hafatra_http_request_duration_seconds_count', timed)).toBe(1);
-    expect(value(after, 'hafatra_http_request_duration_seconds_bucket', { ...timed, le: '+Inf' })).toBe(value(after, 'hafatra_http_request_duration_seconds_count', timed));
+    expect(sampleValue(after, 'hafatra_http_request_duration_seconds_count', timed)).toBe(1);
+    expect(sampleValue(after, 'hafatra_http_request_duration_seconds_bucket', { ...timed, le: '+Inf' })).toBe(sampleValue(after, 'hafatra_http_request_duration_seconds_count', timed));
     // The scrape itself is counted under its route pattern, and a path with an id only under its pattern.
     await app.request('GET', '/v1/messages/msg_0000000000000000000000000', { key });
     const later = await scrape(app);
-    expect(value(later, 'hafatra_http_requests_total', { route: '/v1/messages/:messageId', method: 'GET', status: '404' })).toBe(1);
+    expect(sampleValue(later, 'hafatra_http_requests_total', { route: '/v1/messages/:messageId', method: 'GET', status: '404' })).toBe(1);
     expect([...later.keys()].some((k) => k.includes('msg_0000000000000000000000000'))).toBe(false);
-    expect(value(later, 'hafatra_http_requests_total', { route: '/metrics', method: 'GET', status: '200' })).toBe(1);
+    expect(sampleValue(later, 'hafatra_http_requests_total', { route: '/metrics', method: 'GET', status: '200' })).toBe(1);
 
     // No phone is connected: the three wait in Postgres (other test files may queue more).
-    expect(value(after, 'hafatra_dispatch_queue_depth')).toBeGreaterThanOrEqual(3);
-    expect(value(after, 'hafatra_metrics_source_up', { source: 'dispatch_queue_depth' })).toBe(1);
-    expect(value(after, 'hafatra_pg_pool_connections', { pool: 'main' })).toBeGreaterThanOrEqual(1);
-    expect(value(after, 'hafatra_pg_pool_connections', { pool: 'hot' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(after, 'hafatra_dispatch_queue_depth')).toBeGreaterThanOrEqual(3);
+    expect(sampleValue(after, 'hafatra_metrics_source_up', { source: 'dispatch_queue_depth' })).toBe(1);
+    // Per organization only for the deepest queues, so the series stay bounded.
+    expect(sampleValue(after, 'hafatra_dispatch_queue_depth_top', { org: orgId })).toBe(3);
+    expect([...after.keys()].filter((k) => k.startsWith('hafatra_dispatch_queue_depth_top{')).length).toBeLessThanOrEqual(10);
+    expect(sampleValue(after, 'hafatra_pg_pool_connections', { pool: 'main' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(after, 'hafatra_pg_pool_connections', { pool: 'hot' })).toBeGreaterThanOrEqual(1);
     expect(after.has('hafatra_pg_pool_waiting{pool=main}')).toBe(true);
     // prom-client's process metrics, event-loop lag among them.
     expect(after.has('nodejs_eventloop_lag_seconds{}')).toBe(true);
@@ -88,7 +70,7 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
     const before = await scrape(app);
     expect((await app.request('POST', `/v1/messages/${id}/cancel`, { key })).status).toBe(200);
     const after = await scrape(app);
-    expect(value(after, 'hafatra_message_status_changes_total', { status: 'cancelled' }) - value(before, 'hafatra_message_status_changes_total', { status: 'cancelled' })).toBe(1);
+    expect(sampleValue(after, 'hafatra_message_status_changes_total', { status: 'cancelled' }) - sampleValue(before, 'hafatra_message_status_changes_total', { status: 'cancelled' })).toBe(1);
   });
 
   it('counts a phone, its claims and its reports: claimed, sending and sent, with their batch sizes', async () => {
@@ -113,12 +95,12 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
     await phone.client.connect(10_000);
     try {
       const connected = await scrape(app);
-      expect(value(connected, 'hafatra_phones_connected')).toBe(1);
+      expect(sampleValue(connected, 'hafatra_phones_connected')).toBe(1);
       const ids = await sendMessages(app, phoneKey, 2);
       await eventually(async () => (await app.ctx.db.query("SELECT 1 FROM messages WHERE id = ANY($1) AND status = 'sent'", [ids])).rowCount === 2, 10_000, 'both sent');
       await Promise.all(reports);
       const after = await scrape(app);
-      const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+      const delta = (name: string, labels: Record<string, string> = {}) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
       expect(delta('hafatra_message_status_changes_total', { status: 'claimed' })).toBe(2);
       expect(delta('hafatra_message_status_changes_total', { status: 'sending' })).toBe(2);
       expect(delta('hafatra_message_status_changes_total', { status: 'sent' })).toBe(2);
@@ -129,7 +111,7 @@ describe('GET /metrics with HAFATRA_METRICS_TOKEN set', () => {
     } finally {
       await phone.client.close();
     }
-    await eventually(async () => value(await scrape(app), 'hafatra_phones_connected') === 0, 5_000, 'the phone gone from the gauge');
+    await eventually(async () => sampleValue(await scrape(app), 'hafatra_phones_connected') === 0, 5_000, 'the phone gone from the gauge');
   });
 
   it('answers 401 without the token or with a wrong one, and nothing of the metrics', async () => {
@@ -162,10 +144,10 @@ describe('GET /metrics in a process running the webhook workers', () => {
     await emitEvents(app, org.id, 'message.sent', 1);
     await waitFor('one retrying', async () => (await deliveries(app, key, id)).some((d) => d.status === 'retrying'));
     const samples = await scrape(app);
-    expect(value(samples, 'hafatra_webhook_deliveries_total', { outcome: 'delivered' })).toBe(2);
-    expect(value(samples, 'hafatra_webhook_deliveries_total', { outcome: 'retrying' })).toBe(1);
+    expect(sampleValue(samples, 'hafatra_webhook_deliveries_total', { outcome: 'delivered' })).toBe(2);
+    expect(sampleValue(samples, 'hafatra_webhook_deliveries_total', { outcome: 'retrying' })).toBe(1);
     // The retry waits an hour: its job is delayed in BullMQ.
-    expect(value(samples, 'hafatra_webhook_backlog', { state: 'delayed' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(samples, 'hafatra_webhook_backlog', { state: 'delayed' })).toBeGreaterThanOrEqual(1);
     expect(samples.has('hafatra_webhook_backlog{state=waiting}')).toBe(true);
   });
 
@@ -175,8 +157,8 @@ describe('GET /metrics in a process running the webhook workers', () => {
       const url = `http://127.0.0.1:${listener.port}`;
       const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(res.status).toBe(200);
-      const samples = parse(await res.text());
-      expect(value(samples, 'hafatra_webhook_deliveries_total', { outcome: 'delivered' })).toBe(2);
+      const samples = parsePrometheus(await res.text());
+      expect(sampleValue(samples, 'hafatra_webhook_deliveries_total', { outcome: 'delivered' })).toBe(2);
       expect(samples.has('nodejs_eventloop_lag_seconds{}')).toBe(true);
       expect((await fetch(`${url}/metrics`)).status).toBe(401);
       expect((await fetch(`${url}/v1/messages`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
@@ -205,7 +187,7 @@ describe('GET /metrics while Postgres does not answer', () => {
       const ms = performance.now() - startedAt;
       expect(ms).toBeGreaterThanOrEqual(SCRAPE_READ_TIMEOUT_MS - 50);
       expect(ms).toBeLessThan(SCRAPE_READ_TIMEOUT_MS + 1_500);
-      expect(value(samples, 'hafatra_metrics_source_up', { source: 'dispatch_queue_depth' })).toBe(0);
+      expect(sampleValue(samples, 'hafatra_metrics_source_up', { source: 'dispatch_queue_depth' })).toBe(0);
       expect(samples.has('hafatra_pg_pool_connections{pool=main}')).toBe(true);
       expect(samples.has('nodejs_eventloop_lag_seconds{}')).toBe(true);
     } finally {

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { expireQueued } from '../../src/dispatch/sweeps.js';
 import type { SendWindows } from '../../src/send-windows/windows.js';
+import { keysOfPrefix } from '../support/redis.js';
 
 // The claims' clock, moved by hand across nights, weekends and a DST change. Dates are in 2025,
 // before the real time: the expiry sweep compares expiresAt with Postgres's own now().
@@ -142,7 +143,7 @@ describe('send windows: when queued messages go', () => {
 
     const second = await send(key, '+261342222222', { ignoreSendWindows: true });
     // Redis loses everything; the queues come back from Postgres, the override with them.
-    const keys = await app.ctx.redis.keys(`${app.ctx.config.redisPrefix}*`);
+    const keys = await keysOfPrefix(app.ctx.redis, app.ctx.config.redisPrefix);
     await app.ctx.redis.del(...keys);
     // (with what earlier tests left queued)
     expect(await app.ctx.dispatch.rebuildIfLost()).toBeGreaterThanOrEqual(121);

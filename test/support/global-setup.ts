@@ -6,6 +6,7 @@ import { startEmbeddedServices } from '../../src/launcher/embedded-services.js';
 import { createDb } from '../../src/db/pool.js';
 import { migrate } from '../../src/db/migrate.js';
 import { runOnServer } from './database.js';
+import { startTestRedisCluster } from './redis-cluster.js';
 
 const TEMPLATE = 'hafatra_template';
 
@@ -21,6 +22,8 @@ declare module 'vitest' {
 interface Shared {
   ready: Promise<{ databaseUrl: string; redisUrl: string; stop(): Promise<void> }>;
   users: number;
+  /** The Redis Cluster of the `cluster` project, started on its first use. */
+  cluster?: Promise<{ url: string; stop(): Promise<void> }>;
 }
 
 // vitest runs this once per project, in the same process: the projects share one pair of servers.
@@ -47,6 +50,7 @@ async function start() {
 /**
  * One real Postgres and one real Redis for the whole run, started by the same launcher as
  * `hafatra start`. Test files isolate themselves by organization and by Redis key prefix.
+ * The `cluster` project's files get a Redis Cluster (three masters, a replica each) instead.
  */
 export default async function setup(project: TestProject) {
   shared.hafatraTestServices ??= { ready: start(), users: 0 };
@@ -56,10 +60,14 @@ export default async function setup(project: TestProject) {
   project.provide('databaseUrl', services.databaseUrl);
   project.provide('redisUrl', services.redisUrl);
   project.provide('templateDatabase', TEMPLATE);
+  if (project.name === 'cluster') {
+    entry.cluster ??= startTestRedisCluster();
+    project.provide('redisUrl', (await entry.cluster).url);
+  }
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
     shared.hafatraTestServices = undefined;
-    await services.stop();
+    await Promise.allSettled([services.stop(), entry.cluster?.then((c) => c.stop())]);
   };
 }

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRedis, type RedisServer } from '../../src/launcher/redis-server.js';
+import { signalRedisServer, startRedis, type RedisServer } from '../../src/launcher/redis-server.js';
 import { findRedisServer } from '../../src/launcher/redis-binary.js';
 import { pickFreePort } from '../../src/launcher/free-port.js';
 import { serviceUserIfRoot } from '../../src/launcher/service-user.js';
@@ -25,9 +25,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const log = () => undefined;
   const options = { binary: await findRedisServer(undefined, log), dataDir, port, runAs: await serviceUserIfRoot(log), log };
   let server: RedisServer = await startRedis(options);
-  const signal = async (name: NodeJS.Signals): Promise<void> => {
-    process.kill(Number((await readFile(join(dataDir, 'redis', 'redis-server.pid'), 'utf8')).trim()), name);
-  };
+  const signal = (name: NodeJS.Signals) => signalRedisServer(dataDir, name);
   return {
     url: server.url,
     stop: () => server.stop(),

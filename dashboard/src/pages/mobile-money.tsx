@@ -116,7 +116,7 @@ export function MobileMoney(p: { search: string }) {
   const filters = { classification: queryParam(p.search, 'classification') };
   const open = queryParam(p.search, 'open');
   const list = useCursorList<MoneyEvent>('/v1/mobile-money', 'events', filters);
-  useLive('messages', () => void list.reload());
+  useLive('received', () => void list.reload());
   const setOpen = (id: string) => {
     const q = new URLSearchParams(p.search);
     if (id) q.set('open', id);

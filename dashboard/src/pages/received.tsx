@@ -39,7 +39,7 @@ export function Received(p: { search: string }) {
       ),
     [],
   );
-  useLive('messages', () => void list.reload());
+  useLive('received', () => void list.reload());
   return (
     <Page
       title="Received SMS"

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from '../client.js';
 import { evalScript, luaScript } from './lua-scripts.js';
 
 const script = luaScript('confirmClaims');

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { Redis } from '../client.js';
+import { pipelineByNode } from '../pipeline-by-node.js';
 import { luaDir } from '../../paths.js';
 
 /**
@@ -72,13 +73,13 @@ export function evalScript(redis: Redis, script: LuaScript, keys: string[], args
  * concurrent requests. Each entry is the raw reply or the Error that call raised.
  */
 export async function evalScriptMany(redis: Redis, script: LuaScript, calls: { keys: string[]; args: LuaArg[] }[]): Promise<unknown[]> {
-  const pipeline = redis.pipeline();
-  const command = commandOf(pipeline, script);
-  for (const c of calls) {
-    checkKeys(script, c.keys);
-    void command.call(pipeline, ...c.keys, ...c.args);
-  }
-  const results = (await pipeline.exec()) ?? [];
+  for (const c of calls) checkKeys(script, c.keys);
+  const results = await pipelineByNode(
+    redis,
+    calls,
+    (c) => c.keys[0] ?? '',
+    (pipeline, c) => void commandOf(pipeline, script).call(pipeline, ...c.keys, ...c.args),
+  );
   return results.map(([err, value]) => err ?? value);
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from '../../redis/client.js';
 import { acquireWebhookSlots } from '../../redis/scripts/acquire-webhook-slots.js';
 import type { RedisKeys } from '../../redis/keys.js';
 
