@@ -40,10 +40,12 @@ export function createDb(url: string, max: number, opts: PoolOptions = {}): Db {
  * the table grows until Postgres happens to analyze it. These connections rule out sequential
  * scans, hash joins and merge joins where an index path exists, so that plan is an index lookup
  * per message (or an index range per status, for lists) whatever the table's size when it was
- * made. Only statements written as index lookups and index ranges run here.
+ * made. Only statements written as index lookups and index ranges run here, so their generic plan
+ * is always the one to keep, and it is forced: left to choose, Postgres planned the message list
+ * afresh at every call (15 ms over nine monthly partitions, against 2 ms to run the kept plan).
  */
 export function createHotDb(url: string, max: number, opts: PoolOptions = {}): HotDb {
-  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off`, opts) as HotDb;
+  return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c plan_cache_mode=force_generic_plan`, opts) as HotDb;
 }
 
 /** A statement cut short by the client (the server never answered) is reported this much after Postgres would have cancelled it. */
