@@ -14,6 +14,8 @@ import { writeReports } from '../../src/dispatch/status-reports.js';
 import { resendFailed } from '../../src/messages/auto-resend/resend-failures.js';
 import { createPartitions } from '../../src/messages/partitions/sql/create-partitions.js';
 import { selectPartitions } from '../../src/messages/partitions/sql/select-partitions.js';
+import { PARTITION_UPKEEP_LOCK } from '../../src/messages/partitions/sql/partition-upkeep-lock.js';
+import { eventually } from '../support/phones.js';
 import { createPartitionsAhead, dropExpiredPartitions, MONTHS_AHEAD } from '../../src/messages/partitions/maintain-partitions.js';
 
 let app: TestApp;
@@ -188,6 +190,35 @@ describe('messages partitioned by month (migration 031)', () => {
     expect(await tableExists('messages_2019_06')).toBe(false);
     // Its timeline month was still attached and is not past the window: it stays.
     expect(await tableExists('message_events_2019_06')).toBe(true);
+  });
+
+  it('runs one upkeep pass at a time across workers: retention skips while another holds it, creation waits for it', async () => {
+    await createPartitions(app.ctx.db, new Date('2018-01-01T00:00:00Z'), 1);
+    const now = new Date('2018-03-15T00:00:00Z');
+    const other = await app.ctx.db.connect(); // another worker's pass, in the middle of its work
+    let released = false;
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [PARTITION_UPKEEP_LOCK]);
+      expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual([]);
+      expect(await tableExists('messages_2018_01')).toBe(true);
+      const creating = createPartitions(app.ctx.db, new Date('2017-06-01T00:00:00Z'), 1);
+      await eventually(
+        async () => {
+          const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [PARTITION_UPKEEP_LOCK]);
+          return rows[0].n === 1;
+        },
+        5000,
+        'the creation waiting for the lock',
+      );
+      expect(await tableExists('messages_2017_06')).toBe(false);
+      await other.query('SELECT pg_advisory_unlock($1)', [PARTITION_UPKEEP_LOCK]);
+      released = true;
+      expect(await creating).toBe(1);
+    } finally {
+      other.release(!released);
+    }
+    expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual(['messages_2017_06', 'messages_2018_01']);
+    expect(await tableExists('message_events_2018_01')).toBe(false);
   });
 });
 

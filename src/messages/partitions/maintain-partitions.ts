@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context/app-context.js';
-import type { Db } from '../../db/pool.js';
+import type { Db, Queryable } from '../../db/pool.js';
 import { idFloor } from '../../ids/ids.js';
 import { every, type Periodic } from '../../periodic/every.js';
 import { createPartitions } from './sql/create-partitions.js';
+import { withPartitionUpkeepLock } from './sql/partition-upkeep-lock.js';
 import { detachPartition, dropDetachedTable } from './sql/drop-partition.js';
 import { partitionHoldsLiveMessages } from './sql/partition-holds-live-messages.js';
 import { selectDetachedPartitions, selectPartitions } from './sql/select-partitions.js';
@@ -23,9 +24,14 @@ export function createPartitionsAhead(db: Db, now: Date): Promise<number> {
  * every id is older than the window is detached and dropped whole; no row is deleted. A month
  * still holding a message not yet final (queued, scheduled, in a phone's hands) stays, as does the
  * timeline month of a kept message month. Tables a dead pass left detached are dropped first.
+ * One pass at a time across workers: while another holds the upkeep lock this returns [] at once.
  * Returns the message months dropped.
  */
 export async function dropExpiredPartitions(db: Db, now: Date, retentionDays: number): Promise<string[]> {
+  return (await withPartitionUpkeepLock(db, (client) => dropExpired(client, now, retentionDays))) ?? [];
+}
+
+async function dropExpired(db: Queryable, now: Date, retentionDays: number): Promise<string[]> {
   for (const name of await selectDetachedPartitions(db)) await dropDetachedTable(db, name);
   const cutoff = idFloor('message', now.getTime() - retentionDays * DAY_MS);
   const partitions = await selectPartitions(db);
