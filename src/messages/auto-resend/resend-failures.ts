@@ -16,7 +16,8 @@ import { AutoResendMadeAlready } from './sql/claim-auto-resend.js';
  * Exactly once: the resend's transaction claims the failed message (claimAutoResend), so one
  * automatic resend of a message commits, whoever makes it (a loser's transaction, daily count
  * included, is undone), and the failure is settled with it. A refused resend is settled after; a
- * process dying before either leaves it to the worker's sweep (sweep.ts), which makes it. Returns the ids of the resends created.
+ * process dying before either leaves it to the worker's sweep (sweep.ts), which makes it.
+ * Returns the ids of the resends created.
  */
 export async function resendFailed(ctx: AppContext, failedIds: string[]): Promise<string[]> {
   if (failedIds.length === 0) return [];
