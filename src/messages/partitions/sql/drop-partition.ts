@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../db/pool.js';
 
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** A partition's name as an SQL identifier (names come from the catalog, quoted all the same). */
+export const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Detaches a partition without blocking sends and reads (CONCURRENTLY waits for the statements
