@@ -16,7 +16,7 @@ import { createPartitions } from '../../src/messages/partitions/sql/create-parti
 import { selectPartitions } from '../../src/messages/partitions/sql/select-partitions.js';
 import { PARTITION_UPKEEP_LOCK } from '../../src/messages/partitions/sql/partition-upkeep-lock.js';
 import { eventually } from '../support/phones.js';
-import { createPartitionsAhead, dropExpiredPartitions, MONTHS_AHEAD } from '../../src/messages/partitions/maintain-partitions.js';
+import { createPartitionsAhead, dropExpiredPartitions, MONTHS_AHEAD, startPartitionMaintenance } from '../../src/messages/partitions/maintain-partitions.js';
 
 let app: TestApp;
 
@@ -219,6 +219,19 @@ describe('messages partitioned by month (migration 031)', () => {
     }
     expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual(['messages_2017_06', 'messages_2018_01']);
     expect(await tableExists('message_events_2018_01')).toBe(false);
+  });
+
+  it('is run by the worker at start: with HAFATRA_MESSAGE_RETENTION_DAYS set, months past it go; without it, none', async () => {
+    const o = await setup();
+    await createPartitions(app.ctx.db, new Date('2016-01-01T00:00:00Z'), 1);
+    const old = await insertAt(o.orgId, new Date('2016-01-20T10:00:00Z'), { status: 'delivered' });
+    await startPartitionMaintenance(app.ctx).stop(); // the test app's config: no retention
+    expect(await partitionOf(old)).toBe('messages_2016_01');
+    // stop() waits for the pass made at start.
+    await startPartitionMaintenance({ ...app.ctx, config: { ...app.ctx.config, messageRetentionDays: 365 } }).stop();
+    expect(await tableExists('messages_2016_01')).toBe(false);
+    expect((await app.request('GET', `/v1/messages/${old}`, { key: o.key })).status).toBe(404);
+    expect(await tableExists(monthName('messages', new Date()))).toBe(true);
   });
 });
 
