@@ -35,10 +35,12 @@ function connect() {
     if (frame.type === 'hello') listeners.forEach((l) => l.fn({ type: l.topic }));
     else listeners.forEach((l) => l.topic === frame.type && l.fn(frame));
   };
-  ws.onclose = () => {
+  ws.onclose = (e) => {
     socket = null;
     connected = false;
     if (listeners.size === 0) return;
+    // 4401: the session ended or left the organization; a refetch now meets the 401 and signs out.
+    if (e.code === 4401) listeners.forEach((l) => l.fn({ type: l.topic }));
     startPolling();
     setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 30_000);

@@ -25,7 +25,10 @@ function App() {
   if (loc.path === '/link')
     body = (
       <LinkPage
-        onSignedIn={(m) => {
+        me={me}
+        onSignedIn={setMe}
+        onSignedOut={() => setMe(null)}
+        onJoined={(m) => {
           setMe(m);
           navigate('/', true);
         }}

@@ -35,3 +35,19 @@ export async function recordAudit(db: Queryable, principal: { kind: string } | M
 export async function recordSystemAudit(db: Queryable, orgId: string, a: AuditAction): Promise<void> {
   await db.query(`INSERT INTO audit_log (id, org_id, action, target, detail) VALUES ($1, $2, $3, $4, $5)`, [newId('auditEntry'), orgId, a.action, a.target ?? null, JSON.stringify(a.detail ?? {})]);
 }
+
+/**
+ * An action on an account, written in the log of every organization the account belongs to: a
+ * password is the person's across organizations, so each of their owners sees it changed. `by`
+ * is the member who acted (the person themselves), or none for the server's operator (the CLI).
+ */
+export async function recordAuditInEveryOrganization(db: Queryable, memberId: string, by: { memberId: string; email: string } | null, address: string, a: AuditAction): Promise<void> {
+  const { rows } = await db.query(`SELECT org_id AS "orgId" FROM memberships WHERE member_id = $1`, [memberId]);
+  const orgIds = (rows as { orgId: string }[]).map((r) => r.orgId);
+  if (orgIds.length === 0) return;
+  await db.query(
+    `INSERT INTO audit_log (id, org_id, member_id, member_email, action, target, address, detail)
+     SELECT e.id, e.org_id, $3, $4, $5, $6, $7, $8 FROM unnest($1::text[], $2::text[]) AS e(id, org_id)`,
+    [orgIds.map(() => newId('auditEntry')), orgIds, by?.memberId ?? null, by?.email ?? null, a.action, a.target ?? null, address || null, JSON.stringify(a.detail ?? {})],
+  );
+}

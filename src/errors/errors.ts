@@ -46,6 +46,16 @@ export const errors = {
   roleTooLow: (needed: string) => new HafatraError('forbidden', `this needs the ${needed} role in the organization`),
   /** A signed-in browser's request that did not come from the dashboard's own pages. */
   crossSite: () => new HafatraError('forbidden', 'cross-site request refused'),
+  /** An owner's powers stop at their organization: an account also in another one belongs to its person (docs/security.md). */
+  accountOfAnotherOrganization: () =>
+    new HafatraError(
+      'forbidden',
+      'this account is also a member of another organization: its password is changed by the person (signed in, under Account) or reset by the server operator (hafatra member reset-password)',
+    ),
+  /** An invitation for an address that has an account is accepted while signed in to it, never by typing its password into the link. */
+  signInToJoin: () => new HafatraError('conflict', 'this address already has an account: sign in with it, then open this link again to join'),
+  /** The signed-in member opened a link made for another address. */
+  linkForAnotherAddress: () => new HafatraError('forbidden', 'this link is for another email address: sign out, then open it again'),
   signedOut: (message = 'sign in first') => new HafatraError('unauthorized', message),
   notFound: (what: string) => new HafatraError('not_found', `${what} not found`),
   conflict: (message: string) => new HafatraError('conflict', message),

@@ -5,7 +5,8 @@ import { guarded, replySafely } from '../http/guard.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { refuseCrossSite } from '../http/same-origin.js';
 import { sessionAuthenticator } from '../auth/authenticate-session.js';
-import type { MemberPrincipal } from '../auth/principal.js';
+import { scopesOfRole, type MemberPrincipal } from '../auth/principal.js';
+import { liveSessionsAmong } from '../members/session-store.js';
 import { every } from '../periodic/every.js';
 import { errors } from '../errors/errors.js';
 import { orgSignatures } from './signatures.js';
@@ -14,6 +15,10 @@ export const LIVE_PATH = '/dashboard/v1/live';
 /** Sockets one organization may hold on one API process (a tab each). */
 const SOCKETS_PER_ORG = 200;
 const POLL_MS = 1000;
+/** How soon a socket follows its session: ended, moved to another organization, member removed or role changed. */
+const SESSION_CHECK_MS = 2000;
+/** Close codes the dashboard reads (docs/dashboard-api.md). */
+export const LIVE_CLOSE = { sessionEnded: 4401 } as const;
 
 interface LiveData {
   principal: MemberPrincipal;
@@ -113,9 +118,23 @@ export function attachLiveFeed(app: TemplatedApp, ctx: AppContext): LiveFeed {
     }
   });
 
+  const sessions = every(SESSION_CHECK_MS, 'live-feed-sessions', ctx.log, async () => {
+    const open = [...byOrg.values()].flatMap((set) => [...set].map((ws) => ({ ws, data: ws.getUserData() })));
+    if (open.length === 0) return;
+    const live = await liveSessionsAmong(ctx.db, [...new Set(open.map((o) => o.data.principal.sessionId))], ctx.config.sessionIdleMinutes);
+    for (const { ws, data } of open) {
+      // uWS forbids touching a closed socket: only those still in the set are (close() removes them).
+      if (!byOrg.get(data.principal.orgId)?.has(ws)) continue;
+      const now = live.get(data.principal.sessionId);
+      if (!now || now.orgId !== data.principal.orgId) ws.end(LIVE_CLOSE.sessionEnded, 'session ended or left the organization');
+      else if (now.role !== data.principal.role) data.principal = { ...data.principal, role: now.role, scopes: scopesOfRole(now.role) };
+    }
+  });
+
   return {
     close() {
       void poll.stop();
+      void sessions.stop();
       for (const set of byOrg.values()) for (const ws of set) ws.end(1001, 'server shutting down');
     },
   };

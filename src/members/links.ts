@@ -16,6 +16,8 @@ export interface LinkRow {
   email: string | null;
   role: Role | null;
   memberId: string | null;
+  /** The member who made it; none when the server's operator did (the CLI, the first start). */
+  createdBy: string | null;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -41,7 +43,7 @@ export async function createLink(
 }
 
 const LINK_COLUMNS = `l.id, l.kind, l.org_id AS "orgId", o.name AS "orgName", l.email, l.role, l.member_id AS "memberId",
-  l.created_at AS "createdAt", l.expires_at AS "expiresAt"`;
+  l.created_by AS "createdBy", l.created_at AS "createdAt", l.expires_at AS "expiresAt"`;
 
 /** An open link (unused, not revoked, not expired), or none. */
 export async function findOpenLink(db: Queryable, token: string): Promise<LinkRow | undefined> {

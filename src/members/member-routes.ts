@@ -3,7 +3,7 @@ import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { inTransaction } from '../db/pool.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { changeMembership, findMemberByEmail, membersOf, membershipOf, normalizeEmail } from './member-store.js';
+import { belongsElsewhere, changeMembership, findMemberByEmail, membersOf, membershipOf, normalizeEmail } from './member-store.js';
 import { createLink, linkUrl, openInvitations, revokeInvitation } from './links.js';
 import { endMemberSessions } from './session-store.js';
 import { dashboardBaseUrl } from './base-url.js';
@@ -82,13 +82,13 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       path: '/dashboard/v1/members/:memberId',
       auth: { role: 'owner' },
       clientAddress: true,
-      summary: 'Remove a member from the organization; their sessions end at once',
+      summary: 'Remove a member from the organization; their sessions in it end at once',
       handler: async (req) => {
         const { orgId } = req.principal;
         const memberId = req.params.memberId!;
         await inTransaction(ctx.db, async (tx) => {
           found(await changeMembership(tx, orgId, memberId, null));
-          await endMemberSessions(tx, memberId, 'removed');
+          await endMemberSessions(tx, memberId, 'removed', { orgId });
           await recordAudit(tx, req.principal, req.clientAddress, { action: 'member.removed', target: memberId });
         });
         return { status: 204 };
@@ -99,9 +99,10 @@ export function memberRoutes(ctx: AppContext): AnyRoute[] {
       path: '/dashboard/v1/members/:memberId/password-reset',
       auth: { role: 'owner' },
       clientAddress: true,
-      summary: 'A one-time link (1 hour) for a member to set a new password',
+      summary: 'A one-time link (1 hour) for a member to set a new password; only for an account in no other organization',
       handler: async (req) => {
         const member = found(await membershipOf(ctx.db, req.principal.orgId, req.params.memberId!));
+        if (await belongsElsewhere(ctx.db, member.id, req.principal.orgId)) throw errors.accountOfAnotherOrganization();
         const link = await createLink(ctx.db, { kind: 'reset', orgId: req.principal.orgId, memberId: member.id, createdBy: req.principal.memberId });
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'member.reset_link_created', target: member.id });
         return { status: 201, body: { url: linkUrl(dashboardBaseUrl(ctx.config, req.headers), link.token), expiresAt: link.expiresAt } };

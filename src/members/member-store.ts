@@ -50,6 +50,12 @@ export async function setPasswordHash(db: Queryable, memberId: string, hash: str
   await db.query(`UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [memberId, hash]);
 }
 
+/** Sets the first password of an account made by a link; false when it already has one. */
+export async function setPasswordHashIfUnset(db: Queryable, memberId: string, hash: string): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1 AND password_hash IS NULL`, [memberId, hash]);
+  return (rowCount ?? 0) > 0;
+}
+
 export async function markSignedIn(db: Queryable, memberId: string): Promise<void> {
   await db.query(`UPDATE members SET last_sign_in_at = now() WHERE id = $1`, [memberId]);
 }
@@ -67,6 +73,12 @@ export async function upsertMembership(db: Queryable, orgId: string, memberId: s
 export async function organizationsOf(db: Queryable, memberId: string): Promise<{ id: string; name: string; role: Role }[]> {
   const { rows } = await db.query(`SELECT o.id, o.name, ms.role FROM memberships ms JOIN organizations o ON o.id = ms.org_id WHERE ms.member_id = $1 ORDER BY o.name`, [memberId]);
   return rows as { id: string; name: string; role: Role }[];
+}
+
+/** Whether the account is also a member of an organization other than `orgId`. */
+export async function belongsElsewhere(db: Queryable, memberId: string, orgId: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM memberships WHERE member_id = $1 AND org_id <> $2 LIMIT 1`, [memberId, orgId]);
+  return rows.length > 0;
 }
 
 export async function membersOf(db: Queryable, orgId: string): Promise<MembershipView[]> {

@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { memberRoute, publicRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { inTransaction } from '../db/pool.js';
-import { recordAudit } from '../audit/record-audit.js';
+import { recordAudit, recordAuditInEveryOrganization } from '../audit/record-audit.js';
 import type { MemberPrincipal } from '../auth/principal.js';
 import { describeMe } from './me.js';
 import { signIn } from './sign-in.js';
@@ -10,6 +10,7 @@ import { clearedSessionCookie, sessionCookie } from './session-token.js';
 import { endMemberSessions, endSession, switchSessionOrganization } from './session-store.js';
 import { findMember, normalizeEmail, organizationsOf, setPasswordHash } from './member-store.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './password.js';
+import { checkPasswordLimited } from './password-attempts.js';
 import { secureCookies } from './base-url.js';
 import { ChangePasswordBody, SignInBody, SwitchOrganizationBody } from './schemas.js';
 
@@ -87,14 +88,15 @@ export function sessionRoutes(ctx: AppContext): AnyRoute[] {
       clientAddress: true,
       summary: "Change one's password; every other session of the member ends",
       handler: async (req) => {
-        const me = await findMember(ctx.db, req.principal.memberId);
-        if (!me || !(await verifyPassword(req.body.currentPassword, me.passwordHash))) throw errors.invalid('currentPassword: wrong password');
         checkNewPassword(req.body.newPassword, 'newPassword');
+        const me = await findMember(ctx.db, req.principal.memberId);
+        const right = await checkPasswordLimited(ctx, { account: req.principal.email, address: req.clientAddress }, () => verifyPassword(req.body.currentPassword, me?.passwordHash));
+        if (!right || !me) throw errors.invalid('currentPassword: wrong password');
         const hash = await hashPassword(req.body.newPassword);
         await inTransaction(ctx.db, async (tx) => {
           await setPasswordHash(tx, me.id, hash);
-          await endMemberSessions(tx, me.id, 'password_changed', req.principal.sessionId);
-          await recordAudit(tx, req.principal, req.clientAddress, { action: 'member.password_changed', target: me.id });
+          await endMemberSessions(tx, me.id, 'password_changed', { except: req.principal.sessionId });
+          await recordAuditInEveryOrganization(tx, me.id, { memberId: me.id, email: me.email }, req.clientAddress, { action: 'member.password_changed', target: me.id });
         });
         return { status: 204 };
       },

@@ -58,12 +58,16 @@ export async function endSession(db: Queryable, sessionId: string, reason: strin
   await db.query(`UPDATE member_sessions SET ended_at = now(), ended_reason = $2 WHERE id = $1 AND ended_at IS NULL`, [sessionId, reason]);
 }
 
-/** Ends every session of a member (password change, removal), but `except` when given. */
-export async function endMemberSessions(db: Queryable, memberId: string, reason: string, except?: string): Promise<number> {
+/**
+ * Ends the sessions of a member: all of them (a password changed or reset, but `except` the one
+ * that changed it), or only those acting in `orgId` (removal from that organization: their
+ * sessions in other organizations are theirs to keep).
+ */
+export async function endMemberSessions(db: Queryable, memberId: string, reason: string, only: { except?: string; orgId?: string } = {}): Promise<number> {
   const { rowCount } = await db.query(
     `UPDATE member_sessions SET ended_at = now(), ended_reason = $2
-      WHERE member_id = $1 AND ended_at IS NULL AND ($3::text IS NULL OR id <> $3)`,
-    [memberId, reason, except ?? null],
+      WHERE member_id = $1 AND ended_at IS NULL AND ($3::text IS NULL OR id <> $3) AND ($4::text IS NULL OR org_id = $4)`,
+    [memberId, reason, only.except ?? null, only.orgId ?? null],
   );
   return rowCount ?? 0;
 }
@@ -71,4 +75,19 @@ export async function endMemberSessions(db: Queryable, memberId: string, reason:
 /** Moves a session to another organization of the same member (the role is read per request). */
 export async function switchSessionOrganization(db: Queryable, sessionId: string, orgId: string): Promise<void> {
   await db.query(`UPDATE member_sessions SET org_id = $2 WHERE id = $1 AND ended_at IS NULL`, [sessionId, orgId]);
+}
+
+/**
+ * Of these sessions, those still live, with the organization they act in and the member's role
+ * there now: the live feed asks every few seconds, so a session ended or a membership removed or
+ * changed on any process reaches the sockets it holds.
+ */
+export async function liveSessionsAmong(db: Queryable, sessionIds: string[], idleMinutes: number): Promise<Map<string, { orgId: string; role: Role }>> {
+  const { rows } = await db.query(
+    `SELECT s.id, s.org_id AS "orgId", ms.role
+       FROM member_sessions s JOIN memberships ms ON ms.member_id = s.member_id AND ms.org_id = s.org_id
+      WHERE s.id = ANY($1) AND s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - $2 * interval '1 minute'`,
+    [sessionIds, idleMinutes],
+  );
+  return new Map((rows as { id: string; orgId: string; role: Role }[]).map((r) => [r.id, { orgId: r.orgId, role: r.role }]));
 }

@@ -15,6 +15,7 @@ export interface Metrics {
   claimBatchSize: Histogram;
   reportBatchSize: Histogram;
   webhookDeliveries: Counter<'outcome'>;
+  passwordChecks: Counter<'outcome'>;
   /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones, the webhook workers their queue). */
   sources: { phones?: () => number; webhookBacklog?: () => Promise<Record<string, number>> };
   /** Starts prom-client's process metrics (see attachMetrics): once, and only where they are scraped. */
@@ -74,6 +75,12 @@ export function createMetrics(): Metrics {
     statusChanges: new Counter({ ...on, name: 'hafatra_message_status_changes_total', help: 'Message status changes made by this process, by the new status.', labelNames: ['status'] }),
     claimBatchSize: new Histogram({ ...on, name: 'hafatra_claim_batch_size', help: 'Messages asked for in one claim statement (the claims of one event-loop turn).', buckets: BATCH_BUCKETS }),
     webhookDeliveries: new Counter({ ...on, name: 'hafatra_webhook_deliveries_total', help: 'Webhook delivery attempts recorded, by outcome (delivered, retrying, dead).', labelNames: ['outcome'] }),
+    passwordChecks: new Counter({
+      ...on,
+      name: 'hafatra_password_checks_total',
+      help: 'Password checks (sign-in, password change), by outcome: right, wrong, limited (refused before hashing), busy (too many hashes at once).',
+      labelNames: ['outcome'],
+    }),
     reportBatchSize: new Histogram({ ...on, name: 'hafatra_report_batch_size', help: 'Status reports written in one batch.', buckets: BATCH_BUCKETS }),
   };
 }

@@ -31,10 +31,14 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
   return {
     org,
     apiKey,
-    /** Failed sign-ins of a client address and of an email (lua/countSignInFailures-2.lua); hashed, never the email itself. */
-    signInFailures: (address: string, emailHash: string) => ({
+    /**
+     * Password checks of a client address, of an account from that address, and of an account
+     * from anywhere (lua/reservePasswordAttempt-3.lua); the account is a hash, never the email.
+     */
+    passwordAttempts: (address: string, accountHash: string) => ({
       byAddress: `${prefix}:{signin}:addr:${address}`,
-      byEmail: `${prefix}:{signin}:email:${emailHash}`,
+      byAccountAndAddress: `${prefix}:{signin}:pair:${accountHash}:${address}`,
+      byAccount: `${prefix}:{signin}:email:${accountHash}`,
     }),
     /**
      * Scheduled sends (src/scheduling/): `due`, the batches waiting for their sendAt (member batch

@@ -2,32 +2,48 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, describeError } from '../api';
 import type { Me } from '../session';
 import { Field, useSubmit } from '../ui';
+import { SignIn } from './sign-in';
 
 interface LinkInfo {
   kind: 'setup' | 'invitation' | 'reset';
   email: string | null;
   role: string | null;
   organization: { id: string; name: string } | null;
-  existingMember: boolean;
   expiresAt: string;
 }
 
 const TITLES = { setup: 'Create the first owner', invitation: 'Join the organization', reset: 'Choose a new password' };
 
-/** /link#<token>: setup, invitation or password reset. The token never leaves the fragment but for our API. */
-export function LinkPage(p: { onSignedIn: (m: Me) => void }) {
+/**
+ * /link#<token>: setup, invitation or password reset. The token never leaves the fragment but for
+ * our API. A person who already has an account joins while signed in to it (docs/security.md):
+ * this page never asks for the password of an existing account.
+ */
+export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => void; onJoined: (m: Me) => void; onSignedOut: () => void }) {
   const token = location.hash.slice(1);
   const [info, setInfo] = useState<LinkInfo | null | string>(null);
+  const [signingIn, setSigningIn] = useState(false);
   useEffect(() => {
     api.post<LinkInfo>('/dashboard/v1/links/inspect', { token }).then(setInfo, (err) => setInfo(describeError(err)));
   }, [token]);
   const { busy, onSubmit } = useSubmit(async (f) => {
-    if (f.get('password') !== f.get('repeat') && !(typeof info === 'object' && info?.existingMember)) throw new Error('The two passwords differ.');
+    if (f.get('password') !== f.get('repeat')) throw new Error('The two passwords differ.');
     const body: Record<string, unknown> = { token, password: f.get('password') };
     if (f.get('email')) body.email = f.get('email');
-    p.onSignedIn(await api.post<Me>('/dashboard/v1/links/accept', body));
+    try {
+      p.onJoined(await api.post<Me>('/dashboard/v1/links/accept', body));
+    } catch (err) {
+      if ((err as { status?: number }).status === 409) setSigningIn(true);
+      throw err;
+    }
   });
-  if (info === null)
+  const join = useSubmit(async () => p.onJoined(await api.post<Me>('/dashboard/v1/links/accept', { token })));
+  const signOut = useSubmit(async () => {
+    await api.del('/dashboard/v1/session');
+    p.onSignedOut();
+  });
+
+  if (info === null || p.me === undefined)
     return (
       <main class="narrow" id="main">
         <p aria-busy="true">Opening the link…</p>
@@ -46,40 +62,66 @@ export function LinkPage(p: { onSignedIn: (m: Me) => void }) {
       </main>
     );
   }
+  const joining = info.kind !== 'reset';
+  const me = joining ? p.me : null;
   return (
     <main class="narrow" id="main">
       <h1 tabIndex={-1} id="page-title">
         {TITLES[info.kind]}
       </h1>
-      {info.organization && info.kind !== 'reset' && (
+      {info.organization && joining && (
         <p>
           You will be <strong>{info.role}</strong> of <strong>{info.organization.name}</strong>.
         </p>
       )}
-      <form class="card" onSubmit={onSubmit}>
-        {info.email ? (
+      {me && info.email && info.email !== me.member.email ? (
+        <form class="card" onSubmit={signOut.onSubmit}>
           <p>
-            Email: <strong>{info.email}</strong>
+            This link is for <strong>{info.email}</strong>, and you are signed in as <strong>{me.member.email}</strong>. Sign out, then open the link again.
           </p>
-        ) : (
-          <Field label="Your email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required />}</Field>
-        )}
-        {info.existingMember && info.kind !== 'reset' ? (
-          <Field label="Your current password" hint="You already have an account: sign in with it to join.">
-            {(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}
-          </Field>
-        ) : (
-          <>
+          <button type="submit" disabled={signOut.busy}>
+            Sign out
+          </button>
+        </form>
+      ) : me ? (
+        <form class="card" onSubmit={join.onSubmit}>
+          <p>
+            Signed in as <strong>{me.member.email}</strong>.
+          </p>
+          <button class="primary" type="submit" disabled={join.busy}>
+            Join {info.organization?.name}
+          </button>
+        </form>
+      ) : signingIn ? (
+        <SignIn onSignedIn={p.onSignedIn} title={`Sign in as ${info.email ?? 'yourself'} to join`} />
+      ) : (
+        <>
+          <form class="card" onSubmit={onSubmit}>
+            {info.email ? (
+              <p>
+                Email: <strong>{info.email}</strong>
+              </p>
+            ) : (
+              <Field label="Your email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required />}</Field>
+            )}
             <Field label="New password" hint="At least 10 characters.">
               {(id) => <input id={id} name="password" type="password" autoComplete="new-password" minLength={10} required />}
             </Field>
             <Field label="Repeat the password">{(id) => <input id={id} name="repeat" type="password" autoComplete="new-password" required />}</Field>
-          </>
-        )}
-        <button class="primary" type="submit" disabled={busy}>
-          {info.kind === 'reset' ? 'Set the password' : info.existingMember ? 'Join' : 'Create my account'}
-        </button>
-      </form>
+            <button class="primary" type="submit" disabled={busy}>
+              {joining ? 'Create my account' : 'Set the password'}
+            </button>
+          </form>
+          {joining && (
+            <p>
+              Already have a Hafatra account?{' '}
+              <button type="button" class="link" onClick={() => setSigningIn(true)}>
+                Sign in to join with it
+              </button>
+            </p>
+          )}
+        </>
+      )}
     </main>
   );
 }

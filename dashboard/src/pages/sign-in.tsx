@@ -2,14 +2,14 @@ import { api } from '../api';
 import type { Me } from '../session';
 import { Field, useSubmit } from '../ui';
 
-export function SignIn(p: { onSignedIn: (m: Me) => void }) {
+export function SignIn(p: { onSignedIn: (m: Me) => void; title?: string }) {
   const { busy, onSubmit } = useSubmit(async (f) => {
     p.onSignedIn(await api.post<Me>('/dashboard/v1/session', { email: f.get('email'), password: f.get('password') }));
   });
   return (
     <main class="narrow" id="main">
       <h1 tabIndex={-1} id="page-title">
-        Sign in to Hafatra
+        {p.title ?? 'Sign in to Hafatra'}
       </h1>
       <form onSubmit={onSubmit} class="card">
         <Field label="Email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required />}</Field>

@@ -4,7 +4,7 @@ import { isRole } from '../../auth/principal.js';
 import { findMemberByEmail, membersOf, membershipOf, normalizeEmail, organizationsOf } from '../../members/member-store.js';
 import { createLink, linkUrl } from '../../members/links.js';
 import { loadConfig } from '../../config/config.js';
-import { recordSystemAudit } from '../../audit/record-audit.js';
+import { recordAuditInEveryOrganization, recordSystemAudit } from '../../audit/record-audit.js';
 
 function emailOf(args: CommandArgs): string {
   if (typeof args.values.email !== 'string') throw new UsageError('--email is required');
@@ -44,7 +44,7 @@ export const memberCommands: Command[] = [
   },
   {
     path: ['member', 'reset-password'],
-    summary: "Print a one-time link (1 hour) that sets a member's new password and ends their sessions",
+    summary: "Print a one-time link (1 hour) that sets a member's new password and ends their sessions (any account: the operator's power)",
     usage: 'hafatra member reset-password --email E [--json]',
     options: { email: { type: 'string' } },
     async run(args, io, services) {
@@ -54,7 +54,8 @@ export const memberCommands: Command[] = [
       const orgs = member ? await organizationsOf(ctx.db, member.id) : [];
       if (!member || orgs.length === 0) throw new UsageError(`no member ${email}`);
       const link = await createLink(ctx.db, { kind: 'reset', orgId: orgs[0]!.id, memberId: member.id });
-      await recordSystemAudit(ctx.db, orgs[0]!.id, { action: 'member.reset_link_created', target: member.id, detail: { by: 'cli' } });
+      // The operator may reset any account; every organization it belongs to sees that it happened.
+      await recordAuditInEveryOrganization(ctx.db, member.id, null, '', { action: 'member.reset_link_created', target: member.id, detail: { by: 'cli' } });
       printObject(io, args.json, { email, expiresAt: link.expiresAt, url: linkUrl(baseUrl(), link.token) });
       return 0;
     },
