@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, describeError } from '../api';
 import type { Me } from '../session';
-import { Field, useSubmit } from '../ui';
-import { SignIn } from './sign-in';
+import { Field, notify, useSubmit } from '../ui';
+import { SignInForm } from './sign-in';
 
 interface LinkInfo {
   kind: 'setup' | 'invitation' | 'reset';
@@ -67,7 +67,7 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
   return (
     <main class="narrow" id="main">
       <h1 tabIndex={-1} id="page-title">
-        {TITLES[info.kind]}
+        {signingIn && !me ? `Sign in as ${info.email ?? 'yourself'} to join` : TITLES[info.kind]}
       </h1>
       {info.organization && joining && (
         <p>
@@ -93,7 +93,12 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
           </button>
         </form>
       ) : signingIn ? (
-        <SignIn onSignedIn={p.onSignedIn} title={`Sign in as ${info.email ?? 'yourself'} to join`} />
+        <SignInForm
+          onSignedIn={(m) => {
+            notify.clear();
+            p.onSignedIn(m);
+          }}
+        />
       ) : (
         <>
           <form class="card" onSubmit={onSubmit}>
