@@ -1,6 +1,7 @@
 import type { WebSocket } from '../http/uws.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { RecentAnswers } from './recent-answers.js';
+import type { FrameBudget } from './frame-budget.js';
 
 export interface SocketData {
   principal: DevicePrincipal;
@@ -33,6 +34,8 @@ export class DeviceSession {
   outstanding = 0;
   /** Answers to this socket's recent frames, for resends with the same ref. */
   readonly answers = new RecentAnswers();
+  /** Set when the socket opens (src/dispatch/frame-budget.ts). */
+  budget!: FrameBudget;
   pushing = false;
   pushAgain = false;
   retryTimer: NodeJS.Timeout | null = null;

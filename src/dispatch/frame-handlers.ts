@@ -42,17 +42,26 @@ function errorFrame(ref: string | null, err: HafatraError): FrameReply {
   return { type: 'error', ref, code: err.code, message: err.message };
 }
 
-/** Parses and answers one client frame. Never throws: every failure is an `error` frame. */
-export async function handleFrame(fc: FrameContext, text: string): Promise<FrameReply> {
+/** A phone frame as read off the socket: a JSON object with a valid ref, or the error answering it. */
+export type ParsedFrame = { frame: Record<string, unknown>; ref: string } | { invalid: FrameReply };
+
+export function parseFrame(text: string): ParsedFrame {
   let frame: Record<string, unknown>;
   try {
     frame = JSON.parse(text) as Record<string, unknown>;
     if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw new Error();
   } catch {
-    return errorFrame(null, errors.invalid('frame: not a JSON object'));
+    return { invalid: errorFrame(null, errors.invalid('frame: not a JSON object')) };
   }
   const ref = typeof frame.ref === 'string' && frame.ref.length >= 1 && frame.ref.length <= 64 ? frame.ref : null;
-  if (ref === null) return errorFrame(null, errors.invalid('ref: every frame needs a ref of 1 to 64 characters'));
+  if (ref === null) return { invalid: errorFrame(null, errors.invalid('ref: every frame needs a ref of 1 to 64 characters')) };
+  return { frame, ref };
+}
+
+/** Answers a parsed frame. Never throws: every failure is an `error` frame. */
+export async function answerFrame(fc: FrameContext, parsed: ParsedFrame): Promise<FrameReply> {
+  if ('invalid' in parsed) return parsed.invalid;
+  const { frame, ref } = parsed;
   // Checked before the remembered answers too: after a revocation, a resend gets no_session as well.
   try {
     if (await fc.isRevoked()) return errorFrame(ref, noSession());

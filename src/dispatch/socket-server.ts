@@ -4,7 +4,8 @@ import type { us_socket_context_t } from 'uWebSockets.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { createRedis, type Redis } from '../redis/connection.js';
 import { DeviceSession, type SocketData } from './device-session.js';
-import { handleFrame, type DeviceOperations } from './frame-handlers.js';
+import { answerFrame, parseFrame, type DeviceOperations, type FrameContext } from './frame-handlers.js';
+import { FRAME_BUDGET_DEFAULTS, FrameBudget } from './frame-budget.js';
 import { StatusReportWriter } from './status-reports.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { Pusher, PUSH_WINDOW, parseMaxJobs } from './pusher.js';
@@ -36,6 +37,8 @@ export interface DeviceSockets {
 export const SOCKET_PATH = '/device/v1/socket';
 const CLOSE_REVOKED = 4001;
 const CLOSE_REPLACED = 4000;
+/** The phone kept sending frames past its budget after being answered rate_limited. */
+export const CLOSE_FLOODING = 4029;
 
 /**
  * Phone sockets: authenticated on upgrade, one live session per device on this process, frames
@@ -95,6 +98,21 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     return deviceIds.map((id) => revoked.has(id));
   }, 512);
 
+  const frameContext = (session: DeviceSession): FrameContext => ({
+    ctx,
+    principal: session.principal,
+    reports,
+    ops: deps.ops,
+    onJobs: (n) => {
+      session.outstanding += n;
+    },
+    onSettled: (n) => pusher.settled(session, n),
+    isRevoked: () => isRevoked(session.principal),
+    isRevokedInPostgres: () => revokedRows.load(session.principal.deviceId),
+    answers: session.answers,
+  });
+  const budgetLimits = { ...FRAME_BUDGET_DEFAULTS, ratePerSecond: ctx.config.phoneFramesPerSecond, burst: ctx.config.phoneFrameBurst };
+
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: 256 * 1024,
     idleTimeout: 120,
@@ -129,6 +147,16 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     open: (ws) => {
       const data = ws.getUserData();
       const session = new DeviceSession(ws, data.principal, data.maxJobs);
+      session.budget = new FrameBudget(budgetLimits, {
+        answer: (reply) => {
+          session.send(reply);
+          if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
+        },
+        flooded: () => {
+          ctx.log.warn({ deviceId: session.deviceId, orgId: session.principal.orgId }, 'phone socket closed: frames past its budget');
+          session.end(CLOSE_FLOODING, 'too many frames past the budget');
+        },
+      });
       data.session = session;
       sessions.get(session.deviceId)?.end(CLOSE_REPLACED, 'replaced by a newer socket');
       sessions.set(session.deviceId, session);
@@ -137,31 +165,19 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     },
     message: (ws, message) => {
       const session = ws.getUserData().session!;
-      const text = Buffer.from(message).toString('utf8');
-      void handleFrame(
-        {
-          ctx,
-          principal: session.principal,
-          reports,
-          ops: deps.ops,
-          onJobs: (n) => {
-            session.outstanding += n;
-          },
-          onSettled: (n) => pusher.settled(session, n),
-          isRevoked: () => isRevoked(session.principal),
-          isRevokedInPostgres: () => revokedRows.load(session.principal.deviceId),
-          answers: session.answers,
-        },
-        text,
-      ).then((reply) => {
-        session.send(reply);
-        if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
+      const parsed = parseFrame(Buffer.from(message).toString('utf8'));
+      session.budget.submit({
+        ref: 'ref' in parsed ? parsed.ref : null,
+        heartbeat: 'frame' in parsed && parsed.frame.type === 'heartbeat',
+        bytes: message.byteLength,
+        run: () => answerFrame(frameContext(session), parsed),
       });
     },
     close: (ws) => {
       const session = ws.getUserData().session;
       if (!session) return;
       session.markClosed();
+      session.budget.stop();
       pusher.untrack(session);
       if (sessions.get(session.deviceId) === session) {
         sessions.delete(session.deviceId);

@@ -68,7 +68,8 @@ const DEFAULT_RETRY = { minMs: 1000, maxMs: 30_000 };
  * Answers that say "not now" rather than "never": the frame is kept and sent again, same ref and
  * content, until another answer comes. Every other error code is final for its frame.
  */
-const TRANSIENT_CODES = new Set(['internal_error', 'service_unavailable']);
+/** Answers that mean "not now": the frame is sent again later (rate_limited after the server's retryAfterMs). */
+const TRANSIENT_CODES = new Set(['internal_error', 'service_unavailable', 'rate_limited']);
 
 /** A delay growing from minMs to maxMs with the attempt, each between half and all of its ceiling. */
 export function backoffDelay(range: { minMs: number; maxMs: number }, attempt: number, random = Math.random): number {
@@ -273,11 +274,11 @@ export class DeviceClient {
     else if (Array.isArray(payload.jobs)) this.deliver(payload.jobs as Job[]);
   }
 
-  private onError(frame: { ref: string | null; code: string; message: string }): void {
+  private onError(frame: { ref: string | null; code: string; message: string; retryAfterMs?: number }): void {
     if (frame.ref === null) return;
     const pending = this.pending.get(frame.ref);
     if (!pending) return;
-    if (TRANSIENT_CODES.has(frame.code)) return this.retryLater(pending);
+    if (TRANSIENT_CODES.has(frame.code)) return this.retryLater(pending, frame.retryAfterMs);
     this.pending.take(frame.ref)!.reject(new DeviceProtocolError(frame.code, frame.message));
   }
 
@@ -286,7 +287,7 @@ export class DeviceClient {
    * goes out again after a backoff, or at once on the next socket should this one close. A
    * status report or a received SMS is never dropped for a fault of the server's.
    */
-  private retryLater(frame: PendingFrame): void {
+  private retryLater(frame: PendingFrame, atLeastMs = 0): void {
     if (frame.retrying) return; // a second answer to the same try (an ack-timeout resend crossed it)
     this.pending.stopTimer(frame);
     frame.retrying = true;
@@ -299,7 +300,7 @@ export class DeviceClient {
         this.stats.retries += 1;
         this.transmit(frame);
       },
-      backoffDelay(this.retry, frame.failures - 1),
+      Math.max(atLeastMs, backoffDelay(this.retry, frame.failures - 1)),
     );
   }
 
