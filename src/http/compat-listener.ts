@@ -4,6 +4,7 @@ import { errorReply } from './reply.js';
 import { errors, type HafatraError } from '../errors/errors.js';
 import { newId } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
+import { validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 
 /**
  * HAFATRA_COMPAT_PORT: a Node http listener in front of the uWS port, for the clients uWS 20.30
@@ -22,6 +23,17 @@ export interface CompatListener {
 // Headers that describe one hop, not the message (RFC 9110 §7.6.1): the loopback hop sets its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
+/** The Idempotency-Key as sent, every occurrence counted (Node joins repeats into one value). */
+function idempotencyKeyOf(req: http.IncomingMessage): RawIdempotencyKey | undefined {
+  let count = 0;
+  let value = '';
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== 'idempotency-key') continue;
+    if (count++ === 0) value = req.rawHeaders[i + 1]!;
+  }
+  return count > 0 ? { value, count } : undefined;
+}
+
 export async function startCompatListener(opts: { host: string; port: number; upstreamPort: number; log: Logger }): Promise<CompatListener> {
   const upstreamHost = '127.0.0.1';
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
@@ -39,6 +51,16 @@ export async function startCompatListener(opts: { host: string; port: number; up
   // Node's own refusal of a Host-less HTTP/1.1 request has no body: this one has the error shape.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     if (req.httpVersion === '1.1' && !req.headers.host) return answerError(res, errors.invalid('an HTTP/1.1 request needs a Host header (RFC 9112)'), undefined, true);
+    // Node reads header bytes one character each (latin1), so a key with bytes of 0x80 and above
+    // is seen here whole, where the main port sees it trimmed: refused here, as the spec says.
+    const key = idempotencyKeyOf(req);
+    if (key) {
+      try {
+        validIdempotencyKey(key);
+      } catch (err) {
+        return answerError(res, err as HafatraError);
+      }
+    }
     const headers: http.OutgoingHttpHeaders = { host: req.headers.host || `localhost:${opts.upstreamPort}` };
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     const upstream = http.request({ agent, host: upstreamHost, port: opts.upstreamPort, method: req.method, path: req.url, headers }, (answer) => {

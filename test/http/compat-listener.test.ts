@@ -4,7 +4,7 @@ import { pairTestPhone, startPhoneTestApp, type PhoneTestApp } from '../support/
 import { loadConfig } from '../../src/config/config.js';
 import { connectRaw, rawGet, type RawResponse } from '../support/raw-http-client.js';
 
-// uWS 20.30 never answers HTTP/1.0 (nor HTTP/1.1 without Host) and closes a connection whose
+// uWS 20.30 never answers HTTP/1.0 (nor HTTP/1.1 without Host: closed unanswered) and closes a connection whose
 // second request arrives while the first is being answered: HAFATRA_COMPAT_PORT answers them.
 let app: PhoneTestApp;
 let key: string;
@@ -47,12 +47,39 @@ describe('the compatibility listener', () => {
     expect(json(listed!).messages).toEqual(expect.any(Array));
   });
 
-  it('refuses HTTP/1.1 without Host at once, in the error shape (uWS leaves it hanging)', async () => {
+  it('refuses HTTP/1.1 without Host at once, in the error shape (uWS closes it unanswered)', async () => {
     const c = await connectRaw(compat);
     c.send('GET /openapi.json HTTP/1.1\r\n\r\n');
     const [res] = await c.responses(1);
     expect(res!.status).toBe(400);
     expect(json(res!).error).toMatchObject({ code: 'invalid_request', requestId: res!.headers['x-request-id'] });
+  });
+
+  it('refuses an Idempotency-Key with a byte of 0x80 or above, which only it sees whole, and stores nothing', async () => {
+    const before = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages`);
+    const body = JSON.stringify({ to: '+261340000009', body: 'key with a high byte' });
+    const c = await connectRaw(compat);
+    c.send(
+      Buffer.concat([
+        Buffer.from(auth(`POST /v1/messages HTTP/1.1\r\nHost: x\r\n${withKey}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nIdempotency-Key: order-`)),
+        Buffer.from([0xc3, 0xa9]),
+        Buffer.from(`\r\n\r\n${body}`),
+      ]),
+    );
+    const [res] = await c.responses(1);
+    expect(res!.status).toBe(400);
+    expect(json(res!).error.message).toContain('idempotency-key: must be 1 to 128 printable ASCII characters');
+    expect((await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages`)).rows).toEqual(before.rows);
+  });
+
+  it('leaves the main port closing a Host-less HTTP/1.1 request with headers at once, without an answer', async () => {
+    const c = await connectRaw(Number(new URL(app.url).port));
+    const sentAt = performance.now();
+    c.send('GET /openapi.json HTTP/1.1\r\nUser-Agent: probe\r\n\r\n');
+    await c.closed;
+    expect(c.bytes().length).toBe(0);
+    // Closed at once, not at the idle timeout (10 s), which only a request with no header at all waits for (docs/operations.md).
+    expect(performance.now() - sentAt).toBeLessThan(5000);
   });
 
   it('answers pipelined requests, each in order, where uWS would close the connection', async () => {
