@@ -1,3 +1,4 @@
+import { AddressBuckets } from '../http/address-buckets.js';
 import type { AppContext } from '../context/app-context.js';
 import { createHttpServer } from '../http/server.js';
 import { startCompatListener } from '../http/compat-listener.js';
@@ -48,6 +49,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       auditDb: ctx.db,
       bodyLimitBytes: ctx.config.bodyLimitBytes,
       trustProxy: ctx.config.trustProxy,
+      anonymousLimit: new AddressBuckets(ctx.config.anonymousRatePerSecond, ctx.config.anonymousBurst),
       log: ctx.log,
       accessLog: access,
       inflight,

@@ -3,7 +3,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { readBody, type BodyResult } from './body.js';
 import { compileValidator } from './validation.js';
 import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressFrom, clientAddressOf } from './client-address.js';
+import type { AddressBuckets } from './address-buckets.js';
 import { guarded, replySafely } from './guard.js';
 import { copyIdempotencyKey, validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 import { errors } from '../errors/errors.js';
@@ -124,6 +125,8 @@ export interface RouterDeps {
   /** Take the client's address from X-Forwarded-For (HAFATRA_TRUST_PROXY). */
   trustProxy?: boolean;
   log: Logger;
+  /** Requests without a credential, and failed authentications, per client address (src/http/address-buckets.ts); absent: none. */
+  anonymousLimit?: AddressBuckets;
   /** One line per answered request (HAFATRA_ACCESS_LOG); absent: none. */
   accessLog?: AccessLog;
   inflight: { count: number };
@@ -196,6 +199,9 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
         idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
         params,
         clientAddress: route.clientAddress || (route.audit && cookie) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
+        anonymous: authorization === undefined && cookie === undefined,
+        // Copied now (req dies at the first await), read only when the limit asks for the address.
+        forwardedFor: deps.anonymousLimit && deps.trustProxy ? req.getHeader('x-forwarded-for') : undefined,
         startedAt,
       };
       const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
@@ -214,6 +220,9 @@ interface Copied {
   idempotencyKey: RawIdempotencyKey | undefined;
   params: Record<string, string>;
   clientAddress: string;
+  /** No Authorization header and no session cookie. */
+  anonymous: boolean;
+  forwardedFor: string | undefined;
   startedAt: number;
 }
 
@@ -232,6 +241,10 @@ async function handle(
   const paramsValid = Object.values(copied.params).every((v) => PATH_ID.test(v));
   let prefetched: Promise<unknown> | undefined;
   try {
+    if (copied.anonymous && deps.anonymousLimit) {
+      const waitMs = deps.anonymousLimit.take(addressOf(res, copied));
+      if (waitMs > 0) throw errors.rateLimited('too many requests without a valid credential from this address', waitMs / 1000);
+    }
     prefetched = route.prefetch && paramsValid ? route.prefetch(copied.params) : undefined;
     prefetched?.catch(() => undefined); // observed by the handler; dropped if authentication fails
     const bodyResult = await bodyPromise;
@@ -269,12 +282,16 @@ async function handle(
   } catch (err) {
     const { error, unexpected } = toHafatraError(err);
     if (unexpected) deps.log.error({ err, requestId, route: `${route.method} ${route.path}` }, 'request failed');
+    // A wrong credential costs its address a token, as a request without one does.
+    if (error.status === 401 && !copied.anonymous && deps.anonymousLimit && !state.aborted) deps.anonymousLimit.take(addressOf(res, copied));
     reply = errorReply(error, requestId);
   }
   // handle() must not reject: its caller only counts it, and a rejection would leave the client unanswered.
   const status = replySafely(res, state, requestId, reply, deps.log);
   deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status, startedAt: copied.startedAt, aborted: state.aborted });
 }
+
+const addressOf = (res: HttpResponse, copied: Copied) => copied.clientAddress || clientAddressFrom(res, copied.forwardedFor);
 
 async function authenticate(route: AnyRoute, headers: RequestHeaders, a: Authenticators) {
   const auth: AuthMode = route.auth;
