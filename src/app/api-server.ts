@@ -1,4 +1,5 @@
 import { AddressBuckets } from '../http/address-buckets.js';
+import { limitedRequests, tenantBulkheads } from './tenant-limits.js';
 import type { AppContext } from '../context/app-context.js';
 import { createHttpServer } from '../http/server.js';
 import { startCompatListener } from '../http/compat-listener.js';
@@ -50,6 +51,8 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       bodyLimitBytes: ctx.config.bodyLimitBytes,
       trustProxy: ctx.config.trustProxy,
       anonymousLimit: new AddressBuckets(ctx.config.anonymousRatePerSecond, ctx.config.anonymousBurst),
+      bulkheads: tenantBulkheads(ctx.config.orgConcurrency),
+      onLimited: limitedRequests(ctx),
       log: ctx.log,
       accessLog: access,
       inflight,

@@ -49,6 +49,10 @@ export const settings = {
     doc: 'Requests without a credential (no API key, no session cookie, no device token) and failed authentications allowed per client address and second, per API process, before anything else is done for them (token bucket refill; the address honours HAFATRA_TRUST_PROXY). Past it: 429 with Retry-After.',
   },
   HAFATRA_ANONYMOUS_BURST: { default: '500', doc: 'How many such requests one address may make at once before HAFATRA_ANONYMOUS_RATE_PER_SECOND applies (token bucket size).' },
+  HAFATRA_ORG_CONCURRENCY: {
+    default: '64',
+    doc: "Requests of one organization an API process handles at once (a phone's HTTP requests: 8); up to 16 times as many more wait in the organization's own line, and past that it gets 429 with Retry-After: 1. One tenant's flood then waits in its own line, not in front of every other tenant's requests in the Postgres pool.",
+  },
   HAFATRA_PHONE_FRAMES_PER_SECOND: {
     default: '1000',
     doc: 'Frames one phone socket may send per second (token bucket refill; docs/device-protocol.md, Frame budget). Past it the frame is answered `rate_limited` with `retryAfterMs`, without touching Postgres; a socket that keeps flooding is closed with 4029.',
@@ -124,6 +128,7 @@ const ConfigSchema = Type.Object({
   trustProxy: Type.Boolean(),
   anonymousRatePerSecond: Int(1),
   anonymousBurst: Int(1),
+  orgConcurrency: Int(1),
   phoneFramesPerSecond: Int(1),
   phoneFrameBurst: Int(1),
   keyRatePerSecond: Int(1),
@@ -192,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: bool(get('HAFATRA_TRUST_PROXY')),
     anonymousRatePerSecond: num(get('HAFATRA_ANONYMOUS_RATE_PER_SECOND')),
     anonymousBurst: num(get('HAFATRA_ANONYMOUS_BURST')),
+    orgConcurrency: num(get('HAFATRA_ORG_CONCURRENCY')),
     phoneFramesPerSecond: num(get('HAFATRA_PHONE_FRAMES_PER_SECOND')),
     phoneFrameBurst: num(get('HAFATRA_PHONE_FRAME_BURST')),
     keyRatePerSecond: num(get('HAFATRA_KEY_RATE_PER_SECOND')),

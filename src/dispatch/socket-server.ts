@@ -149,6 +149,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       const session = new DeviceSession(ws, data.principal, data.maxJobs);
       session.budget = new FrameBudget(budgetLimits, {
         answer: (reply) => {
+          if (reply.type === 'error' && reply.code === 'rate_limited') ctx.metrics.limitedRequests.inc({ limit: 'phone_frames' });
           session.send(reply);
           if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
         },

@@ -5,6 +5,7 @@ import { compileValidator } from './validation.js';
 import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
 import { clientAddressFrom, clientAddressOf } from './client-address.js';
 import type { AddressBuckets } from './address-buckets.js';
+import type { Bulkhead } from './bulkhead.js';
 import { guarded, replySafely } from './guard.js';
 import { copyIdempotencyKey, validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 import { errors } from '../errors/errors.js';
@@ -127,6 +128,10 @@ export interface RouterDeps {
   log: Logger;
   /** Requests without a credential, and failed authentications, per client address (src/http/address-buckets.ts); absent: none. */
   anonymousLimit?: AddressBuckets;
+  /** Requests handled at once per organization and per phone (src/http/bulkhead.ts); absent: none. */
+  bulkheads?: { organization: Bulkhead; device: Bulkhead };
+  /** A request refused by one of the limits above, for /metrics and the log. */
+  onLimited?: (limit: 'anonymous' | 'organization' | 'device', principal?: { orgId: string }) => void;
   /** One line per answered request (HAFATRA_ACCESS_LOG); absent: none. */
   accessLog?: AccessLog;
   inflight: { count: number };
@@ -240,10 +245,14 @@ async function handle(
   let reply: Reply;
   const paramsValid = Object.values(copied.params).every((v) => PATH_ID.test(v));
   let prefetched: Promise<unknown> | undefined;
+  let release: (() => void) | undefined;
   try {
     if (copied.anonymous && deps.anonymousLimit) {
       const waitMs = deps.anonymousLimit.take(addressOf(res, copied));
-      if (waitMs > 0) throw errors.rateLimited('too many requests without a valid credential from this address', waitMs / 1000);
+      if (waitMs > 0) {
+        deps.onLimited?.('anonymous');
+        throw errors.rateLimited('too many requests without a valid credential from this address', waitMs / 1000);
+      }
     }
     prefetched = route.prefetch && paramsValid ? route.prefetch(copied.params) : undefined;
     prefetched?.catch(() => undefined); // observed by the handler; dropped if authentication fails
@@ -251,6 +260,7 @@ async function handle(
     // Nobody is left to answer; nothing of the request is read or written.
     if ('aborted' in bodyResult) throw errors.invalid('body: the connection closed before the body was complete');
     const principal = await authenticate(route, copied.headers, deps.authenticators);
+    if (principal && deps.bulkheads) release = await enterBulkhead(deps, principal);
     if (!paramsValid) throw errors.notFound('resource');
     const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
     if ('tooLarge' in bodyResult) throw errors.tooLarge(deps.bodyLimitBytes);
@@ -286,9 +296,24 @@ async function handle(
     if (error.status === 401 && !copied.anonymous && deps.anonymousLimit && !state.aborted) deps.anonymousLimit.take(addressOf(res, copied));
     reply = errorReply(error, requestId);
   }
+  release?.();
   // handle() must not reject: its caller only counts it, and a rejection would leave the client unanswered.
   const status = replySafely(res, state, requestId, reply, deps.log);
   deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status, startedAt: copied.startedAt, aborted: state.aborted });
+}
+
+/** A slot in the bulkhead of the request's tenant: its phone for a device, else its organization. */
+async function enterBulkhead(deps: RouterDeps, principal: ApiPrincipal | DevicePrincipal | MemberPrincipal): Promise<() => void> {
+  const [limit, bulkhead, key] =
+    principal.kind === 'device' ? (['device', deps.bulkheads!.device, principal.deviceId] as const) : (['organization', deps.bulkheads!.organization, principal.orgId] as const);
+  const now = bulkhead.tryEnter(key);
+  if (now) return now;
+  try {
+    return await bulkhead.enter(key);
+  } catch (err) {
+    deps.onLimited?.(limit, principal);
+    throw err;
+  }
 }
 
 const addressOf = (res: HttpResponse, copied: Copied) => copied.clientAddress || clientAddressFrom(res, copied.forwardedFor);

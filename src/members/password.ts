@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { errors } from '../errors/errors.js';
-import { hashingSlots } from './hashing-slots.js';
+import { withHashingSlot } from './hashing-slots.js';
 
 /**
  * Passwords are kept as scrypt hashes (memory-hard): `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>`.
@@ -16,7 +16,7 @@ export const PASSWORD_MAX_LENGTH = 256;
 
 function derive(password: string, salt: Buffer, log2n: number, r: number, p: number): Promise<Buffer> {
   const options: ScryptOptions = { N: 2 ** log2n, r, p, maxmem: 256 * 2 ** log2n * r };
-  return hashingSlots.run(() => new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)))));
+  return withHashingSlot(() => new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)))));
 }
 
 /** The rule a new password must follow, as a 400 naming the field. */

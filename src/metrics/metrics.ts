@@ -16,6 +16,7 @@ export interface Metrics {
   reportBatchSize: Histogram;
   webhookDeliveries: Counter<'outcome'>;
   passwordChecks: Counter<'outcome'>;
+  limitedRequests: Counter<'limit'>;
   /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones, the webhook workers their queue). */
   sources: { phones?: () => number; webhookBacklog?: () => Promise<Record<string, number>> };
   /** Starts prom-client's process metrics (see attachMetrics): once, and only where they are scraped. */
@@ -75,6 +76,12 @@ export function createMetrics(): Metrics {
     statusChanges: new Counter({ ...on, name: 'hafatra_message_status_changes_total', help: 'Message status changes made by this process, by the new status.', labelNames: ['status'] }),
     claimBatchSize: new Histogram({ ...on, name: 'hafatra_claim_batch_size', help: 'Messages asked for in one claim statement (the claims of one event-loop turn).', buckets: BATCH_BUCKETS }),
     webhookDeliveries: new Counter({ ...on, name: 'hafatra_webhook_deliveries_total', help: 'Webhook delivery attempts recorded, by outcome (delivered, retrying, dead).', labelNames: ['outcome'] }),
+    limitedRequests: new Counter({
+      ...on,
+      name: 'hafatra_limited_requests_total',
+      help: 'Requests and phone frames refused by a fairness limit, by limit: anonymous (per address, before authentication), organization and device (bulkheads), phone_frames (a socket past its frame budget).',
+      labelNames: ['limit'],
+    }),
     passwordChecks: new Counter({
       ...on,
       name: 'hafatra_password_checks_total',

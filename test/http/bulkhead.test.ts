@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { pairTestPhone } from '../support/phones.js';
+import { Bulkhead } from '../../src/http/bulkhead.js';
+
+/**
+ * Bulkheads: one organization's requests beyond its share of the process wait in its own line,
+ * and past that get a fast 429, while another organization's requests go straight through.
+ */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ orgConcurrency: 1 });
+});
+afterAll(() => app.close());
+
+const limitedCount = async (limit: string) => (await app.ctx.metrics.limitedRequests.get()).values.find((v) => v.labels.limit === limit)?.value ?? 0;
+
+describe('the organization bulkhead', () => {
+  it("refuses one organization's excess with 429 while another's requests all pass", async () => {
+    const a = await app.createOrg({ dailyLimit: 100_000 });
+    const b = await app.createOrg({ dailyLimit: 100_000 });
+    await Promise.all([pairTestPhone(app, a.org.id), pairTestPhone(app, b.org.id)]);
+    const to = Array.from({ length: 500 }, (_, i) => `+2613420${String(i).padStart(5, '0')}`);
+    const before = await limitedCount('organization');
+    const flood = Promise.all(Array.from({ length: 60 }, () => app.request('POST', '/v1/messages', { key: a.key, body: { to, body: 'bulk' } })));
+    const neighbour = await Promise.all(Array.from({ length: 10 }, () => app.request('GET', '/v1/messages?limit=5', { key: b.key })));
+    const answers = await flood;
+    expect(neighbour.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.body.error.message).toBe('too many requests of this organization in progress on this server; retry shortly');
+    expect(refused[0]!.headers.get('retry-after')).toBe('1');
+    expect(answers.filter((r) => r.status !== 429).every((r) => r.status === 202)).toBe(true);
+    expect((await limitedCount('organization')) - before).toBe(refused.length);
+    // A refused request stored nothing: every stored message belongs to an accepted one.
+    const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1`, [a.org.id]);
+    expect(rows[0].n).toBe((answers.length - refused.length) * 500);
+  }, 60_000);
+});
+
+describe('Bulkhead', () => {
+  it('runs up to its limit, queues up to its line, refuses past it, and hands a freed slot to the first in line', async () => {
+    const b = new Bulkhead(2, 1);
+    const r1 = b.tryEnter('o')!;
+    const r2 = b.tryEnter('o')!;
+    expect(b.tryEnter('o')).toBeNull();
+    expect(b.tryEnter('other')).not.toBeNull();
+    let third = false;
+    const waiting = b.enter('o').then((release) => {
+      third = true;
+      return release;
+    });
+    await expect(b.enter('o')).rejects.toMatchObject({ code: 'rate_limited' });
+    r1();
+    const r3 = await waiting;
+    expect(third).toBe(true);
+    expect(b.tryEnter('o')).toBeNull(); // the slot went to the one in line, not to a newcomer
+    r2();
+    r3();
+    expect(b.tryEnter('o')).not.toBeNull();
+  });
+});
