@@ -1,5 +1,5 @@
-import { AddressBuckets } from '../http/address-buckets.js';
-import { limitedRequests, tenantBulkheads } from './tenant-limits.js';
+import { AddressBuckets } from '../limits/address-buckets.js';
+import { limitedRequests, tenantBulkheads } from '../limits/limited-requests.js';
 import type { AppContext } from '../context/app-context.js';
 import { createHttpServer } from '../http/server.js';
 import { startCompatListener } from '../http/compat-listener.js';
@@ -35,6 +35,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   const inflight = { count: 0 };
   const ready = readiness(ctx);
   const access = recordRequests(ctx.metrics, accessLog(ctx.log, ctx.config.accessLog));
+  const limited = limitedRequests(ctx);
   const server = createHttpServer(
     apiRoutes(ctx),
     {
@@ -52,7 +53,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       trustProxy: ctx.config.trustProxy,
       anonymousLimit: new AddressBuckets(ctx.config.anonymousRatePerSecond, ctx.config.anonymousBurst),
       bulkheads: tenantBulkheads(ctx.config.orgConcurrency),
-      onLimited: limitedRequests(ctx),
+      onLimited: limited,
       log: ctx.log,
       accessLog: access,
       inflight,
@@ -84,6 +85,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       await compat?.close();
       await server.close();
       await ext.onClose?.();
+      await limited.stop();
     },
   };
 }

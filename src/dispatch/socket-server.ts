@@ -6,6 +6,7 @@ import { createRedis, type Redis } from '../redis/connection.js';
 import { DeviceSession, type SocketData } from './device-session.js';
 import { answerFrame, parseFrame, type DeviceOperations, type FrameContext } from './frame-handlers.js';
 import { FRAME_BUDGET_DEFAULTS, FrameBudget } from './frame-budget.js';
+import { limitedRequests } from '../limits/limited-requests.js';
 import { StatusReportWriter } from './status-reports.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { Pusher, PUSH_WINDOW, parseMaxJobs } from './pusher.js';
@@ -111,6 +112,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     isRevokedInPostgres: () => revokedRows.load(session.principal.deviceId),
     answers: session.answers,
   });
+  const limited = limitedRequests(ctx);
   const budgetLimits = { ...FRAME_BUDGET_DEFAULTS, ratePerSecond: ctx.config.phoneFramesPerSecond, burst: ctx.config.phoneFrameBurst };
 
   app.ws<SocketData>(SOCKET_PATH, {
@@ -149,7 +151,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       const session = new DeviceSession(ws, data.principal, data.maxJobs);
       session.budget = new FrameBudget(budgetLimits, {
         answer: (reply) => {
-          if (reply.type === 'error' && reply.code === 'rate_limited') ctx.metrics.limitedRequests.inc({ limit: 'phone_frames' });
+          if (reply.type === 'error' && reply.code === 'rate_limited') limited('phone_frames', session.principal);
           session.send(reply);
           if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
         },
@@ -202,6 +204,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
       for (const s of sessions.values()) s.end(1001, 'server shutting down');
       await reports.flush();
       await lease.stop();
+      await limited.stop();
       subscriber.disconnect();
     },
   };

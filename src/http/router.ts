@@ -4,8 +4,8 @@ import { readBody, type BodyResult } from './body.js';
 import { compileValidator } from './validation.js';
 import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
 import { clientAddressFrom, clientAddressOf } from './client-address.js';
-import type { AddressBuckets } from './address-buckets.js';
-import type { Bulkhead } from './bulkhead.js';
+import type { AddressBuckets } from '../limits/address-buckets.js';
+import type { Bulkhead } from '../limits/bulkhead.js';
 import { guarded, replySafely } from './guard.js';
 import { copyIdempotencyKey, validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 import { errors } from '../errors/errors.js';
@@ -126,9 +126,9 @@ export interface RouterDeps {
   /** Take the client's address from X-Forwarded-For (HAFATRA_TRUST_PROXY). */
   trustProxy?: boolean;
   log: Logger;
-  /** Requests without a credential, and failed authentications, per client address (src/http/address-buckets.ts); absent: none. */
+  /** Requests without a credential, and failed authentications, per client address (src/limits/address-buckets.ts); absent: none. */
   anonymousLimit?: AddressBuckets;
-  /** Requests handled at once per organization and per phone (src/http/bulkhead.ts); absent: none. */
+  /** Requests handled at once per organization and per phone (src/limits/bulkhead.ts); absent: none. */
   bulkheads?: { organization: Bulkhead; device: Bulkhead };
   /** A request refused by one of the limits above, for /metrics and the log. */
   onLimited?: (limit: 'anonymous' | 'organization' | 'device', principal?: { orgId: string }) => void;

@@ -1,5 +1,5 @@
 import { errors } from '../errors/errors.js';
-import { Bulkhead } from '../http/bulkhead.js';
+import { Bulkhead } from '../limits/bulkhead.js';
 
 /**
  * Bounds the scrypt work of a process. Each hash takes 32 MiB and tens of milliseconds of a libuv

@@ -2,6 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { errors } from '../errors/errors.js';
 import { tallySince } from './tallies.js';
+import { limitedToday } from '../limits/limited-requests.js';
 
 const HOUR_MS = 3_600_000;
 /** Statuses a message ends in that count for the delivery rate (cancelled is nobody's failure). */
@@ -13,8 +14,10 @@ const startOfUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now
 export async function overview(ctx: AppContext, orgId: string, now = new Date()) {
   const org = await findOrganization(ctx.db, orgId);
   if (!org) throw errors.notFound('organization');
-  const [today, devices, webhooks] = await Promise.all([
+  const [today, limited, devices, webhooks] = await Promise.all([
     tallySince(ctx.db, orgId, startOfUtcDay(now)),
+    // Best effort: the overview still answers while Redis does not.
+    limitedToday(ctx, orgId, now).catch(() => ({})),
     ctx.db.query(
       `SELECT count(*) FILTER (WHERE revoked_at IS NOT NULL)::int AS revoked,
               count(*) FILTER (WHERE revoked_at IS NULL AND (socket_connected OR last_seen_at > now() - $2 * interval '1 second'))::int AS online,
@@ -39,6 +42,7 @@ export async function overview(ctx: AppContext, orgId: string, now = new Date())
     deliveryRate: settled === 0 ? null : (byStatus.delivered ?? 0) / settled,
     devices: devices.rows[0] as { online: number; stale: number; neverSeen: number; revoked: number },
     webhooks: webhooks.rows[0] as { endpoints: number; failing: number },
+    limited,
   };
 }
 

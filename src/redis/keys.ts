@@ -8,6 +8,8 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
     const base = `${prefix}:{o:${orgId}}`;
     return {
       dailyCount: (utcDay: string) => `${base}:daily:${utcDay}`,
+      /** Requests and frames refused by a fairness limit on a UTC day (hash: limit -> count), for the overview. */
+      limited: (utcDay: string) => `${base}:limited:${utcDay}`,
       idempotency: (key: string) => `${base}:idem:${key}`,
       /** Send requests admitted (counted on the daily counter) and not yet finished: see lua/releaseSend-3.lua. */
       sendReservations: () => `${base}:reserved`,

@@ -9,6 +9,8 @@ interface Overview {
   deliveryRate: number | null;
   devices: { online: number; stale: number; neverSeen: number; revoked: number };
   webhooks: { endpoints: number; failing: number };
+  /** Requests and phone frames this server refused today for being past the organization's share, by limit. */
+  limited: Record<string, number>;
 }
 interface Stats {
   buckets: { start: string; byStatus: Record<string, number> }[];
@@ -22,6 +24,31 @@ const SERIES: [string, string][] = [
   ['expired', '#bc4c00'],
   ['cancelled', '#6e7781'],
 ];
+
+const LIMITS: Record<string, string> = {
+  organization: 'requests past what this server handles at once for one organization',
+  device: "phones' HTTP requests past what one phone may have in progress",
+  phone_frames: 'phone socket frames past their budget',
+};
+
+/** Said only when something was refused: a sender or a phone of this organization asks more than its share. */
+function Limited(p: { limited: Record<string, number> }) {
+  const rows = Object.entries(p.limited).filter(([limit, n]) => n > 0 && LIMITS[limit]);
+  if (rows.length === 0) return null;
+  return (
+    <section class="card" aria-labelledby="limited-title">
+      <h2 id="limited-title">Refused by the server's limits today</h2>
+      <ul>
+        {rows.map(([limit, n]) => (
+          <li>
+            <strong>{n}</strong> {LIMITS[limit]}
+          </li>
+        ))}
+      </ul>
+      <p class="muted">They were answered 429 with a time to retry; a client that retries later loses nothing. Send fewer requests at once, or ask the server's operator about its limits.</p>
+    </section>
+  );
+}
 
 function Chart(p: { stats: Stats }) {
   const el = useRef<HTMLDivElement>(null);
@@ -95,6 +122,7 @@ export function Overview() {
           <span class={`big ${o.webhooks.failing ? 'bad' : ''}`}>{o.webhooks.failing}</span> webhook endpoints failing <span class="muted">of {o.webhooks.endpoints}</span>
         </a>
       </div>
+      <Limited limited={o.limited} />
       <h2>Today by status</h2>
       <ul class="chips">
         {Object.entries(t.byStatus).map(([s, n]) => (

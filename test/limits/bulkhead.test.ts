@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { pairTestPhone } from '../support/phones.js';
-import { Bulkhead } from '../../src/http/bulkhead.js';
+import { signedInMember } from '../support/members.js';
+import { Bulkhead } from '../../src/limits/bulkhead.js';
 
 /**
  * Bulkheads: one organization's requests beyond its share of the process wait in its own line,
@@ -35,6 +36,10 @@ describe('the organization bulkhead', () => {
     // A refused request stored nothing: every stored message belongs to an accepted one.
     const { rows } = await app.ctx.db.query(`SELECT count(*)::int AS n FROM messages WHERE org_id = $1`, [a.org.id]);
     expect(rows[0].n).toBe((answers.length - refused.length) * 500);
+    // Its members see it on their overview (written within 5 s); the other organization's shows nothing.
+    const [memberOfA, memberOfB] = await Promise.all([signedInMember(app, a.org.id, 'viewer'), signedInMember(app, b.org.id, 'viewer')]);
+    await expect.poll(async () => (await app.request('GET', '/dashboard/v1/overview', { headers: memberOfA.headers })).body.limited).toEqual({ organization: refused.length });
+    expect((await app.request('GET', '/dashboard/v1/overview', { headers: memberOfB.headers })).body.limited).toEqual({});
   }, 60_000);
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { AddressBuckets } from '../../src/http/address-buckets.js';
+import { AddressBuckets } from '../../src/limits/address-buckets.js';
 
 /**
  * Before authentication: requests without a credential and failed authentications are limited
