@@ -13,6 +13,8 @@ import { readiness } from '../health/readiness.js';
 import { attachHealth } from '../health/routes.js';
 import { attachMetrics } from '../metrics/routes.js';
 import { recordRequests } from '../metrics/http-metrics.js';
+import { prepareLanTls } from '../tls/lan-certificate.js';
+import { attachCaDownload } from '../tls/ca-route.js';
 
 export interface ApiServer {
   port: number;
@@ -33,6 +35,8 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   const inflight = { count: 0 };
   const ready = readiness(ctx);
   const access = recordRequests(ctx.metrics, accessLog(ctx.log, ctx.config.accessLog));
+  const tls = ctx.config.https ? await prepareLanTls(ctx.config.dataDir, ctx.config.httpsNames) : null;
+  if (tls) ctx.log.info({ names: tls.names, caFingerprint: tls.ca.fingerprint }, 'HTTPS with the local CA');
   const server = createHttpServer(
     apiRoutes(ctx),
     {
@@ -55,8 +59,10 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
     (app) => {
       attachHealth(app, { log: ctx.log, readiness: ready, accessLog: access });
       attachMetrics(app, { log: ctx.log, metrics: ctx.metrics, token: ctx.config.metricsToken, accessLog: access });
+      if (tls) attachCaDownload(app, tls.ca, { log: ctx.log, accessLog: access });
       ext.attach?.(app);
     },
+    tls ? { keyAndCertFile: tls.file } : undefined,
   );
   const port = await server.listen(ctx.config.host, ctx.config.port);
   ctx.log.info({ port }, 'API listening');

@@ -21,8 +21,7 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-function firstRunBanner(io: CommandIo, port: number, key: string): void {
-  const base = `http://localhost:${port}`;
+function firstRunBanner(io: CommandIo, base: string, key: string): void {
   io.out('');
   io.out('Organization "default" created. Its API key (every scope), shown only this once:');
   io.out(`  ${key}`);
@@ -66,10 +65,10 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
       metrics = await startMetricsListener(ctx, resolved.config.host, resolved.config.metricsPort);
       ctx.log.info({ port: metrics.port }, 'metrics listening');
     }
-    if (api) io.out(`Hafatra ${role === 'all' ? '' : `${role} `}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
-    if (first && api) firstRunBanner(io, api.port, first.key);
+    if (api) io.out(`Hafatra ${role === 'all' ? '' : `${role} `}listening on ${resolved.config.https ? 'https' : 'http'}://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
+    if (first && api) firstRunBanner(io, `${resolved.config.https ? 'https' : 'http'}://localhost:${api.port}`, first.key);
     if (api) {
-      const dashboard = resolved.config.publicUrl || `http://localhost:${api.port}`;
+      const dashboard = resolved.config.publicUrl || `${resolved.config.https ? 'https' : 'http'}://localhost:${api.port}`;
       io.out(`Dashboard: ${dashboard}/`);
       if (setupToken) {
         io.out('Create the first owner of the dashboard with this one-time link (valid 24 hours):');
