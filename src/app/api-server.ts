@@ -8,7 +8,7 @@ import { apiRoutes } from './routes.js';
 import { contextReady } from './runtime.js';
 import type { Authenticators } from '../http/router.js';
 import type { TemplatedApp } from '../http/uws.js';
-import { accessLog } from '../http/access-log.js';
+import { accessLog, type AccessLog } from '../http/access-log.js';
 import { readiness } from '../health/readiness.js';
 import { attachHealth } from '../health/routes.js';
 import { attachMetrics } from '../metrics/routes.js';
@@ -24,7 +24,8 @@ export interface ApiServer {
 export interface ApiExtensions {
   /** Phone authentication and sockets join here (src/devices). */
   deviceAuthenticator?: Authenticators['device'];
-  attach?: (app: TemplatedApp) => void;
+  /** accessLog: the process's access log, for handlers registered beside the router. */
+  attach?: (app: TemplatedApp, accessLog?: AccessLog) => void;
   onClose?: () => Promise<void>;
 }
 
@@ -55,7 +56,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
     (app) => {
       attachHealth(app, { log: ctx.log, readiness: ready, accessLog: access });
       attachMetrics(app, { log: ctx.log, metrics: ctx.metrics, token: ctx.config.metricsToken, accessLog: access });
-      ext.attach?.(app);
+      ext.attach?.(app, access);
     },
   );
   const port = await server.listen(ctx.config.host, ctx.config.port);
