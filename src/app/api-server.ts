@@ -8,7 +8,7 @@ import { apiRoutes } from './routes.js';
 import { contextReady } from './runtime.js';
 import type { Authenticators } from '../http/router.js';
 import type { TemplatedApp } from '../http/uws.js';
-import { accessLog } from '../http/access-log.js';
+import { accessLog, type AccessLog } from '../http/access-log.js';
 import { readiness } from '../health/readiness.js';
 import { attachHealth } from '../health/routes.js';
 import { attachMetrics } from '../metrics/routes.js';
@@ -26,7 +26,8 @@ export interface ApiServer {
 export interface ApiExtensions {
   /** Phone authentication and sockets join here (src/devices). */
   deviceAuthenticator?: Authenticators['device'];
-  attach?: (app: TemplatedApp) => void;
+  /** accessLog: the process's access log, for handlers registered beside the router. */
+  attach?: (app: TemplatedApp, accessLog?: AccessLog) => void;
   onClose?: () => Promise<void>;
 }
 
@@ -60,7 +61,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       attachHealth(app, { log: ctx.log, readiness: ready, accessLog: access });
       attachMetrics(app, { log: ctx.log, metrics: ctx.metrics, token: ctx.config.metricsToken, accessLog: access });
       if (tls) attachCaDownload(app, tls.ca, { log: ctx.log, accessLog: access });
-      ext.attach?.(app);
+      ext.attach?.(app, access);
     },
     tls ? { keyAndCertFile: tls.file } : undefined,
   );

@@ -1,0 +1,24 @@
+import type { AppContext } from '../context/app-context.js';
+import type { TemplatedApp } from '../http/uws.js';
+import type { AccessLog } from '../http/access-log.js';
+import type { PresenceLease } from '../devices/presence.js';
+import { registerMobileRoutes } from './mobile-route.js';
+import { deviceRoutes } from './device-routes.js';
+import { userRoutes } from './user-routes.js';
+import { attachAppStreams, type AppStreams } from './event-streams.js';
+
+export interface MobileApiDeps {
+  lease: PresenceLease;
+  markSocket(deviceId: string, connected: boolean, generation?: number, processId?: string): Promise<number | null>;
+  accessLog?: AccessLog;
+}
+
+/**
+ * The mobile API of SMS Gateway for Android, on the API's port under /mobile/v1: a phone running
+ * that app in "private server" mode is a Hafatra device (docs/device-protocol.md, "SMS Gateway
+ * for Android"). Returns its event streams, closed with the server.
+ */
+export function attachMobileApi(app: TemplatedApp, ctx: AppContext, deps: MobileApiDeps): AppStreams {
+  registerMobileRoutes(app, ctx, [...deviceRoutes(ctx), ...userRoutes()], deps.accessLog);
+  return attachAppStreams(app, ctx, deps);
+}
