@@ -6,6 +6,7 @@ import { registerMobileRoutes } from './mobile-route.js';
 import { deviceRoutes } from './device-routes.js';
 import { userRoutes } from './user-routes.js';
 import { attachAppStreams, type AppStreams } from './event-streams.js';
+import { attachPhoneWebhookRoutes } from './webhook-routes.js';
 
 export interface MobileApiDeps {
   lease: PresenceLease;
@@ -20,5 +21,6 @@ export interface MobileApiDeps {
  */
 export function attachMobileApi(app: TemplatedApp, ctx: AppContext, deps: MobileApiDeps): AppStreams {
   registerMobileRoutes(app, ctx, [...deviceRoutes(ctx), ...userRoutes()], deps.accessLog);
+  attachPhoneWebhookRoutes(app, ctx, deps.accessLog);
   return attachAppStreams(app, ctx, deps);
 }

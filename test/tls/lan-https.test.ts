@@ -55,7 +55,10 @@ describe('HAFATRA_HTTPS (the LAN certificate of a local CA)', () => {
     const ready = await get(`${base}/healthz`, { ca: caPem });
     expect(ready.status).toBe(200);
     expect(JSON.parse(ready.body.toString()).status).toBe('ok');
-    const api = await get(`${base}/v1/messages`, { ca: caPem, minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', headers: { authorization: 'Bearer nope' } });
+    const mobile = await get(`${base}/mobile/v1/webhooks`, { ca: caPem, minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', headers: { authorization: 'Bearer hfd_nope' } });
+    expect(mobile.status).toBe(401);
+    expect(mobile.headers['content-type']).toMatch(/^application\/json/);
+    const api = await get(`${base}/v1/messages`, { ca: caPem, headers: { authorization: 'Bearer nope' } });
     expect(api.status).toBe(401);
   });
 
