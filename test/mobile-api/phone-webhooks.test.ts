@@ -104,6 +104,10 @@ describe('GET /mobile/v1/webhooks and /settings', () => {
 });
 
 describe('the webhooks a phone fires', () => {
+  it("signs as the app does: HMAC-SHA256 of the body then X-Timestamp, lowercase hex (the write-up's test vector)", () => {
+    expect(webhookSignature('Ab3dE6gH', Buffer.from('{"id":"x"}'), '1720000000')).toBe('d4ce1a1beef24cb83c171d7d40dbf77d26cb2b35ad2f8748624e060baea6d544');
+  });
+
   it('stores a signed sms:received as a received SMS: listed in /v1/incoming, with its incoming.received event', async () => {
     const { phone, hooks } = await pairedPhone();
     const res = await hooks.fire('sms:received', received('Salama! Misaotra.'));
