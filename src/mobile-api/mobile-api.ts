@@ -6,6 +6,8 @@ import { registerMobileRoutes } from './mobile-route.js';
 import { deviceRoutes } from './device-routes.js';
 import { userRoutes } from './user-routes.js';
 import { attachAppStreams, type AppStreams } from './event-streams.js';
+import { messageRoutes } from './message-routes.js';
+import { StatusReportWriter } from '../dispatch/status-reports.js';
 import { attachPhoneWebhookRoutes } from './webhook-routes.js';
 
 export interface MobileApiDeps {
@@ -20,7 +22,16 @@ export interface MobileApiDeps {
  * for Android"). Returns its event streams, closed with the server.
  */
 export function attachMobileApi(app: TemplatedApp, ctx: AppContext, deps: MobileApiDeps): AppStreams {
-  registerMobileRoutes(app, ctx, [...deviceRoutes(ctx), ...userRoutes()], deps.accessLog);
-  attachPhoneWebhookRoutes(app, ctx, deps.accessLog);
-  return attachAppStreams(app, ctx, deps);
+  // The phones' reports share batched writes, as the socket server's do.
+  const reports = new StatusReportWriter(ctx);
+  registerMobileRoutes(app, ctx, [...deviceRoutes(ctx), ...messageRoutes(ctx, reports), ...userRoutes()], deps.accessLog);
+  attachPhoneWebhookRoutes(app, ctx, reports, deps.accessLog);
+  const streams = attachAppStreams(app, ctx, deps);
+  return {
+    ...streams,
+    async close() {
+      await streams.close();
+      await reports.flush();
+    },
+  };
 }

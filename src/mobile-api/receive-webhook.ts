@@ -1,5 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
-import type { DevicePrincipal } from '../auth/principal.js';
+import type { StatusReportWriter } from '../dispatch/status-reports.js';
+import type { AppDevice } from './authenticate-app.js';
 import { errors } from '../errors/errors.js';
 import { compileValidator } from '../http/validation.js';
 import { recordHeartbeat } from '../devices/heartbeat.js';
@@ -27,7 +28,7 @@ export type WebhookOutcome = 'stored' | 'applied' | 'ignored';
  * status events go through the status-report path, where a repeat changes nothing; the others
  * restate the phone's condition.
  */
-export async function receiveWebhook(ctx: AppContext, principal: DevicePrincipal, envelope: WebhookEnvelope): Promise<WebhookOutcome> {
+export async function receiveWebhook(ctx: AppContext, writer: StatusReportWriter, principal: AppDevice, envelope: WebhookEnvelope): Promise<WebhookOutcome> {
   switch (envelope.event) {
     case 'sms:received': {
       const p = smsReceived.check(envelope.payload, 'payload') as SmsReceivedPayload;
@@ -46,7 +47,7 @@ export async function receiveWebhook(ctx: AppContext, principal: DevicePrincipal
     case 'sms:delivered':
     case 'sms:failed': {
       const p = smsStatus.check(envelope.payload, 'payload') as SmsStatusPayload;
-      await applyStatusEvent(ctx, principal, envelope.event, p);
+      await applyStatusEvent(ctx, writer, principal, envelope.event, p);
       return 'applied';
     }
     case 'system:ping': {

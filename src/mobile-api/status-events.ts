@@ -1,37 +1,26 @@
 import type { AppContext } from '../context/app-context.js';
-import type { DevicePrincipal } from '../auth/principal.js';
-import type { ReportableStatus, StatusReport } from '../dispatch/schemas.js';
-import { writeReports } from '../dispatch/status-reports.js';
-import { parseAppDate } from './app-dates.js';
+import type { StatusReportWriter } from '../dispatch/status-reports.js';
+import type { AppDevice } from './authenticate-app.js';
+import { reportMessages } from './report-messages.js';
+import type { ReportItem } from './schemas.js';
 import type { SmsStatusPayload } from './webhook-events.js';
-import { failureCodeOf } from './failure-codes.js';
 
-/** The statuses a report of each event implies, in order: each step is one the native path allows. */
-const STEPS: Record<'sms:sent' | 'sms:delivered' | 'sms:failed', ReportableStatus[]> = {
-  'sms:sent': ['sending', 'sent'],
-  'sms:delivered': ['sending', 'sent', 'delivered'],
-  'sms:failed': ['failed'],
-};
+export type StatusEvent = 'sms:sent' | 'sms:delivered' | 'sms:failed';
 
 /**
- * A status webhook, through the status-report path of native phones: a message moves only
- * forward (a `sent` after `delivered`, or a webhook repeating what PATCH /message already said,
- * changes nothing), and only if it is this phone's. The webhook may come before the PATCH that
- * says `Processed` (the app sends both on its own queues), so the steps before are reported too;
- * those already reached are repeats. An unknown or another phone's message is ignored, as the
- * app expects a 2xx for it.
+ * A status webhook as the snapshot PATCH /message would have carried for that recipient: the
+ * same path then decides (report-messages.ts), so the two merge. A status never goes backwards
+ * (a `sent` after `delivered` changes nothing), a webhook repeating what a PATCH already said is
+ * a harmless repeat, and one that comes first (the app sends both on its own queues) moves the
+ * message through the steps before it. Another phone's or an unknown message changes nothing.
  */
-export async function applyStatusEvent(ctx: AppContext, principal: DevicePrincipal, event: keyof typeof STEPS, p: SmsStatusPayload): Promise<void> {
-  const when = event === 'sms:sent' ? p.sentAt : event === 'sms:delivered' ? p.deliveredAt : p.failedAt;
-  const at = when ? parseAppDate(when)?.toISOString() : undefined;
-  const reports: StatusReport[] = STEPS[event].map((status) => ({
-    messageId: p.messageId,
-    status,
-    ...(at ? { at } : {}),
-    ...(status === 'failed' ? { failureCode: failureCodeOf(p.reason) } : {}),
-  }));
-  await writeReports(
-    ctx,
-    reports.map((report) => ({ deviceId: principal.deviceId, report })),
-  );
+export function reportOfStatusEvent(event: StatusEvent, p: SmsStatusPayload): ReportItem {
+  const phoneNumber = p.recipient ?? p.phoneNumber ?? '';
+  if (event === 'sms:sent') return { id: p.messageId, state: 'Sent', recipients: [{ phoneNumber, state: 'Sent' }], states: p.sentAt ? { Sent: p.sentAt } : {} };
+  if (event === 'sms:delivered') return { id: p.messageId, state: 'Delivered', recipients: [{ phoneNumber, state: 'Delivered' }], states: p.deliveredAt ? { Delivered: p.deliveredAt } : {} };
+  return { id: p.messageId, state: 'Failed', recipients: [{ phoneNumber, state: 'Failed', error: p.reason ?? null }], states: p.failedAt ? { Failed: p.failedAt } : {} };
+}
+
+export async function applyStatusEvent(ctx: AppContext, writer: StatusReportWriter, device: AppDevice, event: StatusEvent, p: SmsStatusPayload): Promise<void> {
+  await reportMessages(ctx, writer, device, [reportOfStatusEvent(event, p)]);
 }

@@ -14,6 +14,8 @@ import { WebhookEnvelope } from './webhook-events.js';
 import { webhookSender } from './webhook-keys.js';
 import { signatureProblem } from './webhook-signature.js';
 import { receiveWebhook, unverified } from './receive-webhook.js';
+import type { StatusReportWriter } from '../dispatch/status-reports.js';
+import { versionOfLabel } from './app-version.js';
 
 /** What these routes read of a request, copied before the first await. */
 interface Copied {
@@ -41,7 +43,7 @@ function parseJson(body: Buffer): unknown {
  * /settings gave that phone). Registered beside the mobile router because they read what it does
  * not: the Host the phone reached us at, and the raw body the signature covers.
  */
-export function attachPhoneWebhookRoutes(app: TemplatedApp, ctx: AppContext, accessLog?: AccessLog): void {
+export function attachPhoneWebhookRoutes(app: TemplatedApp, ctx: AppContext, reports: StatusReportWriter, accessLog?: AccessLog): void {
   const limit = Math.min(ctx.config.bodyLimitBytes, MOBILE_BODY_LIMIT);
   const register = (method: 'get' | 'post', path: string, handler: Handler) => {
     const pattern = MOBILE_PREFIX + path;
@@ -93,7 +95,8 @@ export function attachPhoneWebhookRoutes(app: TemplatedApp, ctx: AppContext, acc
     // key yet, a revoked one and a wrong signature look alike.
     const sender = await webhookSender(ctx.db, event.deviceId);
     if (!sender || signatureProblem(sender.signingKey, body, timestamp, signature)) throw unverified();
-    await receiveWebhook(ctx, { kind: 'device', orgId: sender.orgId, deviceId: sender.deviceId }, event);
+    const device = { kind: 'device' as const, orgId: sender.orgId, deviceId: sender.deviceId, version: versionOfLabel(sender.appVersion), confirmsCancellation: sender.confirmsCancellation };
+    await receiveWebhook(ctx, reports, device, event);
     return noContent();
   });
 }

@@ -8,10 +8,13 @@ ALTER TABLE devices ADD COLUMN confirms_cancellation boolean NOT NULL DEFAULT fa
 
 -- Jobs of mobile phones the server asked to give back (claim timeout, silent phone, Android's
 -- limit): listed as `Cancelling` on the phone's pulls and announced by MessageCancelled until the
--- phone reports them. A request older than the message's claim is stale (the job came back).
+-- phone reports them. A request holds the claim it was made for (the message's claimed_at): one
+-- made for an earlier claim of the same message (it came back to the phone since) counts for
+-- nothing.
 CREATE TABLE mobile_cancellations (
   message_id   text PRIMARY KEY,
   device_id    text NOT NULL,
+  claimed_at   timestamptz NOT NULL,
   reason       text NOT NULL,
   requested_at timestamptz NOT NULL DEFAULT now()
 );
