@@ -9,6 +9,7 @@ import { eventsOf, subscribeWebhook } from '../incoming/support.js';
 import { mvolaReceived, readingOf } from '../mobile-money/integration/support.js';
 import { webhookSignature } from '../../src/mobile-api/webhook-signature.js';
 import { phoneBaseUrl } from '../../src/mobile-api/phone-webhooks.js';
+import { messageOf, send, statusOf } from './support.js';
 
 let app: TestApp;
 let workers: Workers;
@@ -207,5 +208,46 @@ describe('the webhooks a phone fires', () => {
     expect((await hooks.fire('app:started', started)).status).toBe(204);
     const sims = (await app.request('GET', `/v1/devices/${phone.id}`, { key })).body.sims;
     expect(sims).toMatchObject([{ subscriptionId: 0, slotIndex: 0, carrierName: 'Orange MG', phoneNumber: '+261320000001' }]);
+  });
+
+  it('merges sms:sent, sms:delivered and sms:failed with the PATCH reports: each step once, never backwards, only for its own jobs', async () => {
+    const { phone, hooks } = await pairedPhone({ autopilot: false });
+    await phone.start();
+    const id = await send(app, key, { deviceId: phone.id });
+    await expect.poll(() => phone.local.has(id)).toBe(true);
+    const m = phone.local.get(id)!;
+    const sentAt = new Date(Date.now() - 2000);
+    // The webhook may come before the PATCH that says Processed: the steps before it are taken.
+    expect((await hooks.fire('sms:sent', { messageId: id, partsCount: 1, sentAt: phone.formatDate(sentAt), recipient: '+261341234567', simNumber: 1, phoneNumber: '+261341234567' })).status).toBe(204);
+    expect(await statusOf(app, key, id)).toBe('sent');
+    await phone.move(m, 'Processed');
+    await phone.move(m, 'Sent');
+    expect(await statusOf(app, key, id)).toBe('sent');
+    expect((await hooks.fire('sms:delivered', { messageId: id, deliveredAt: phone.formatDate(new Date()), recipient: '+261341234567', phoneNumber: '+261341234567' })).status).toBe(204);
+    await phone.move(m, 'Delivered');
+    // Repeats and older news change nothing.
+    expect((await hooks.fire('sms:sent', { messageId: id, sentAt: phone.formatDate(sentAt), recipient: '+261341234567', phoneNumber: '+261341234567' })).status).toBe(204);
+    const message = await messageOf(app, key, id);
+    expect(message.status).toBe('delivered');
+    const moves = message.events.map((e: { toStatus: string }) => e.toStatus);
+    expect(moves.filter((s: string) => s === 'sending')).toHaveLength(1);
+    expect(moves.filter((s: string) => s === 'sent')).toHaveLength(1);
+    expect(moves.filter((s: string) => s === 'delivered')).toHaveLength(1);
+    expect(Date.parse(message.events.find((e: { toStatus: string }) => e.toStatus === 'sent').at)).toBe(sentAt.getTime());
+
+    const failing = await send(app, key, { deviceId: phone.id });
+    await expect.poll(() => phone.local.has(failing)).toBe(true);
+    const reason = 'Send result: RESULT_ERROR_NO_SERVICE (Failed because service is currently unavailable)';
+    expect((await hooks.fire('sms:failed', { messageId: failing, failedAt: phone.formatDate(new Date()), reason, recipient: '+261341234567', phoneNumber: '+261341234567' })).status).toBe(204);
+    expect(await messageOf(app, key, failing)).toMatchObject({ status: 'failed', failureCode: 'no_service' });
+
+    // Another phone's webhook about this job, or about no job at all: acknowledged, nothing moves.
+    const other = await pairedPhone();
+    const third = await send(app, key, { deviceId: phone.id });
+    await expect.poll(() => phone.local.has(third)).toBe(true);
+    expect((await other.hooks.fire('sms:sent', { messageId: third, recipient: '+261341234567', phoneNumber: '+261341234567' })).status).toBe(204);
+    expect((await other.hooks.fire('sms:delivered', { messageId: 'msg_nothing', recipient: '+261341234567', phoneNumber: '+261341234567' })).status).toBe(204);
+    expect(await statusOf(app, key, third)).toBe('claimed');
+    phone.disconnect();
   });
 });
