@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { lanNames } from '../../src/tls/lan-names.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadOrCreateLocalCa } from '../../src/tls/local-ca.js';
+import { signedInMember } from '../support/members.js';
 
 interface Answer {
   status: number;
@@ -16,7 +17,7 @@ interface Answer {
   body: Buffer;
 }
 
-function get(url: string, opts: RequestOptions): Promise<Answer> {
+function get(url: string, opts: RequestOptions, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { ...opts, agent: false, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
@@ -25,7 +26,7 @@ function get(url: string, opts: RequestOptions): Promise<Answer> {
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -100,6 +101,21 @@ describe('HAFATRA_HTTPS (the LAN certificate of a local CA)', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("has the pairing dialog offer the CA and the app's API URL at an address phones reach, even for a page opened as localhost", async () => {
+    const { org } = await app.createOrg();
+    const port = new URL(base).port;
+    const admin = await signedInMember(app, org.id, 'admin');
+    const res = await get(
+      `https://localhost:${port}/dashboard/v1/pairings`,
+      { ca: caPem, method: 'POST', headers: { cookie: admin.cookie, origin: `https://localhost:${port}`, 'content-type': 'application/json' } },
+      '{}',
+    );
+    expect(res.status).toBe(201);
+    const body = JSON.parse(res.body.toString());
+    const server = lanAddress === '127.0.0.1' ? `https://localhost:${port}` : base;
+    expect(body).toMatchObject({ server, mobileApiUrl: `${server}/mobile/v1`, ca: { url: `${server}/hafatra-ca.crt`, sha256: new X509Certificate(caPem).fingerprint256 } });
   });
 
   it('is refused with the compatibility listener, which relays over plain HTTP', () => {
