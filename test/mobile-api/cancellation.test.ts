@@ -51,7 +51,7 @@ describe('a job handed to an app phone moves only once the phone confirms Cancel
     await expect.poll(() => statusOf(env.app, key, id)).toBe('delivered');
     const message = await messageOf(env.app, key, id);
     expect(message.deviceId).toBe(second.id);
-    const back = message.events.find((e: { toStatus: string }) => e.toStatus === 'queued' && e.fromStatus === 'claimed');
+    const back = message.events.find((e: { toStatus: string; fromStatus: string }) => e.toStatus === 'queued' && e.fromStatus === 'claimed');
     expect(back).toMatchObject({ code: 'claim_timeout', deviceId: first.id });
     first.disconnect();
     second.disconnect();
