@@ -12,6 +12,11 @@ const ownOrg = async () => {
   return { orgId: org.id, key };
 };
 const sweep = () => withdrawStuckClaims(env.app.ctx as Parameters<typeof withdrawStuckClaims>[0]);
+/** Runs the sweep, then answers whether the job is asked back. */
+const sweptAndAsked = async (id: string) => {
+  await sweep();
+  return (await env.app.ctx.db.query('SELECT 1 FROM mobile_cancellations WHERE message_id = $1', [id])).rowCount;
+};
 const cancelledEvents = (phone: AndroidApp) => phone.events.filter((e) => e.event === 'MessageCancelled').map((e) => JSON.parse(e.data).messageId as string);
 
 /** Sends one message and waits until this phone holds it (only this phone of its organization is connected). */
@@ -42,7 +47,12 @@ describe('a job handed to an app phone moves only once the phone confirms Cancel
     const first = await startedPhone(env.app, orgId);
     const id = await heldBy(first, key);
     // The phone answers MessageCancelled itself: its job was still Pending.
-    await expect.poll(async () => (await sweep(), cancelledEvents(first))).toEqual([id]);
+    await expect
+      .poll(async () => {
+        await sweep();
+        return cancelledEvents(first);
+      })
+      .toEqual([id]);
     await first.idle();
     expect(first.local.get(id)!.state).toBe('Cancelled');
     expect(first.reports.at(-1)!.body).toMatchObject([{ id, state: 'Cancelled' }]);
@@ -51,7 +61,7 @@ describe('a job handed to an app phone moves only once the phone confirms Cancel
     await expect.poll(() => statusOf(env.app, key, id)).toBe('delivered');
     const message = await messageOf(env.app, key, id);
     expect(message.deviceId).toBe(second.id);
-    const back = message.events.find((e: { toStatus: string }) => e.toStatus === 'queued' && e.fromStatus === 'claimed');
+    const back = message.events.find((e: { toStatus: string; fromStatus: string }) => e.toStatus === 'queued' && e.fromStatus === 'claimed');
     expect(back).toMatchObject({ code: 'claim_timeout', deviceId: first.id });
     first.disconnect();
     second.disconnect();
@@ -63,7 +73,7 @@ describe('a job handed to an app phone moves only once the phone confirms Cancel
     const id = await heldBy(phone, key);
     phone.disconnect(); // hears no MessageCancelled
     const [other] = [await startedPhone(env.app, orgId)];
-    await expect.poll(async () => (await sweep(), (await env.app.ctx.db.query('SELECT 1 FROM mobile_cancellations WHERE message_id = $1', [id])).rowCount)).toBe(1);
+    await expect.poll(() => sweptAndAsked(id)).toBe(1);
     await sweep();
     expect(await statusOf(env.app, key, id)).toBe('claimed');
     expect(other.local.has(id)).toBe(false);
@@ -83,7 +93,7 @@ describe('a job handed to an app phone moves only once the phone confirms Cancel
     const phone = await startedPhone(env.app, orgId);
     const id = await heldBy(phone, key);
     phone.disconnect();
-    await expect.poll(async () => (await sweep(), (await env.app.ctx.db.query('SELECT 1 FROM mobile_cancellations WHERE message_id = $1', [id])).rowCount)).toBe(1);
+    await expect.poll(() => sweptAndAsked(id)).toBe(1);
     phone.local.clear();
     await phone.pull();
     expect(phone.reports.at(-1)!.body).toMatchObject([{ id, state: 'Cancelled' }]);
