@@ -46,17 +46,6 @@ export async function recordIncomingMany(ctx: AppContext, principal: DevicePrinc
   return list.map((s) => stored.get(s) ?? { clientId: s.clientId, error: { code: 'invalid_request', message: partProblem(s)! } });
 }
 
-/**
- * A received SMS from an SMS Gateway for Android phone (its signed `sms:received` webhook). That
- * app reads SMS from Android's broadcast without holding the default-SMS-app role, so the
- * inbound lock of native phones (which must hold it) does not apply; a revoked phone is refused.
- */
-export async function recordIncomingFromApp(ctx: AppContext, principal: DevicePrincipal, sms: IncomingSms): Promise<IncomingResult> {
-  const device = await loadInboundDevice(ctx.db, principal, ctx.config.inboundFreshnessSeconds);
-  if (device.inbound.state === 'locked' && device.inbound.reason === 'revoked') throw errors.unauthorized('this phone was revoked');
-  return (await storeBatch(ctx, { ...device, inbound: { state: 'unlocked' } }, [sms]))[0]!;
-}
-
 /** A part numbered past its count could never be joined: refused instead of waiting forever. */
 function partProblem(sms: IncomingSms): string | null {
   if (!sms.part || sms.part.index <= sms.part.count) return null;

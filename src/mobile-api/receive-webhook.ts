@@ -5,7 +5,7 @@ import { errors } from '../errors/errors.js';
 import { compileValidator } from '../http/validation.js';
 import { recordHeartbeat } from '../devices/heartbeat.js';
 import type { Heartbeat } from '../devices/schemas.js';
-import { recordIncomingFromApp } from '../incoming/record-incoming.js';
+import { recordIncoming } from '../incoming/record-incoming.js';
 import { AppSimCard } from './schemas.js';
 import { appSimsToReported } from './app-sims.js';
 import { parseAppDate } from './app-dates.js';
@@ -32,7 +32,7 @@ export async function receiveWebhook(ctx: AppContext, writer: StatusReportWriter
   switch (envelope.event) {
     case 'sms:received': {
       const p = smsReceived.check(envelope.payload, 'payload') as SmsReceivedPayload;
-      await recordIncomingFromApp(ctx, principal, {
+      await recordIncoming(ctx, principal, {
         clientId: envelope.id,
         from: p.sender,
         body: p.message,

@@ -198,7 +198,8 @@ describe('the webhooks a phone fires', () => {
     });
     expect((await hooks.fire('system:ping', ping(9, 0))).status).toBe(204);
     const device = (await app.request('GET', `/v1/devices/${phone.id}`, { key })).body;
-    expect(device).toMatchObject({ battery: { percent: 9, charging: false }, networkType: '4g', status: 'online' });
+    // The app receives SMS without the default-SMS-app role a native phone needs.
+    expect(device).toMatchObject({ battery: { percent: 9, charging: false }, networkType: '4g', status: 'online', inbound: { state: 'unlocked' } });
     const resting = () => app.ctx.redis.hget(app.ctx.keys.org(orgId).deviceState(phone.id!), 'resting');
     expect(await resting()).toBe('1');
     expect((await hooks.fire('system:ping', ping(9, 2))).status).toBe(204);
