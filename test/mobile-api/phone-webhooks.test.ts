@@ -177,8 +177,23 @@ describe('the webhooks a phone fires', () => {
   it('refuses a malformed event with 400, and acknowledges an event Hafatra does not list', async () => {
     const { phone, hooks } = await pairedPhone();
     expect((await hooks.fire('sms:received', { message: 'no sender', receivedAt: 'x' })).status).toBe(400);
+    expect((await hooks.fire('sms:received', { ...received('x'), simNumber: 'one' })).status).toBe(400);
+    expect((await hooks.fire('app:started', { simCards: [{ slotIndex: 99 }] })).status).toBe(400);
+    const url = hooks.urls.get('sms:received')!;
+    for (const body of ['[]', 'null', '{', '"text"', JSON.stringify({ id: 'x', event: 'sms:received', deviceId: phone.id, payload: 'nope' })]) {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(res.status, body).toBe(400);
+      expect((await res.json()).error.code).toBe('invalid_request');
+    }
+    const huge = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) });
+    expect(huge.status).toBe(413);
+    // A received SMS whose date the server cannot read is stored with the server's time.
+    const res = await hooks.fire('sms:received', { ...received('no date'), receivedAt: 'yesterday' });
+    expect(res.status).toBe(204);
+    expect(Math.abs(Date.parse((await incomingOf(phone.id!))[0]!.receivedAt) - Date.now())).toBeLessThan(60_000);
+
     expect((await hooks.fire('sms:cancelled', { messageId: 'm1', recipient: '+261340000000' }, { url: hooks.urls.get('sms:sent') })).status).toBe(204);
-    expect(await incomingOf(phone.id!)).toEqual([]);
+    expect((await incomingOf(phone.id!)).map((m) => m.body)).toEqual(['no date']);
   });
 
   it('takes battery and connection from system:ping (presence, resting rule) and the unredacted SIMs from app:started', async () => {
