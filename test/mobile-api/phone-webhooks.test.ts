@@ -61,6 +61,9 @@ describe('GET /mobile/v1/webhooks and /settings', () => {
     for (const h of res.body) expect(h.url).toBe(`${app.url}/mobile/v1/webhooks/events`);
     expect(new Set(res.body.map((h: { id: string }) => h.id)).size).toBe(6);
     expect((await phone.call('GET', '/webhooks', undefined, 'Bearer hfd_nope')).status).toBe(401);
+    // The app builds URLs by concatenation: a base ending in a slash gives `//webhooks`.
+    expect((await phone.call('GET', '//webhooks')).status).toBe(200);
+    expect((await phone.call('GET', '//settings')).status).toBe(200);
   });
 
   it("prefers HAFATRA_PUBLIC_URL, and a proxy's X-Forwarded-Proto only when trusted", () => {
@@ -158,6 +161,12 @@ describe('the webhooks a phone fires', () => {
     // Another phone's key, for this phone's deviceId.
     tries.push(await hooks.fire('sms:received', received('foreign'), { key: other.signingKey }));
     for (const t of tries) expect(t.status).toBe(401);
+    // A revoked phone's webhooks, however well signed, and its syncs.
+    const { phone: revoked, hooks: revokedHooks } = await pairedPhone();
+    expect((await app.request('DELETE', `/v1/devices/${revoked.id}`, { key })).status).toBe(200);
+    expect((await revokedHooks.fire('sms:received', received('after revoke'))).status).toBe(401);
+    expect((await revoked.call('GET', '/settings')).status).toBe(401);
+    expect(await incomingOf(revoked.id!)).toEqual([]);
     // No signature at all: what a phone sends before its first settings sync.
     const body = JSON.stringify({ id: 'x1', event: 'sms:received', deviceId: phone.id, payload: received('unsigned') });
     const unsigned = await fetch(`${app.url}/mobile/v1/webhooks/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
