@@ -10,6 +10,8 @@ import { lanNames } from '../../src/tls/lan-names.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadOrCreateLocalCa } from '../../src/tls/local-ca.js';
 import { signedInMember } from '../support/members.js';
+import { createPairingCode } from '../../src/devices/pairing.js';
+import { webhookSignature } from '../../src/mobile-api/webhook-signature.js';
 
 interface Answer {
   status: number;
@@ -61,6 +63,30 @@ describe('HAFATRA_HTTPS (the LAN certificate of a local CA)', () => {
     expect(mobile.headers['content-type']).toMatch(/^application\/json/);
     const api = await get(`${base}/v1/messages`, { ca: caPem, headers: { authorization: 'Bearer nope' } });
     expect(api.status).toBe(401);
+  });
+
+  it('carries a phone of SMS Gateway for Android from registration to a received SMS, each call trusting only the CA, at https URLs it is given', async () => {
+    const { org, key } = await app.createOrg();
+    const appHeaders = { 'user-agent': 'me.capcom.smsgateway/1.68.0', accept: 'application/json', 'content-type': 'application/json' };
+    const { code } = await createPairingCode(app.ctx, org.id);
+    const registered = await get(
+      `${base}/mobile/v1/device`,
+      { ca: caPem, method: 'POST', headers: { ...appHeaders, authorization: `Bearer ${code}` } },
+      JSON.stringify({ name: 'Google/oriole', simCards: [] }),
+    );
+    expect(registered.status).toBe(201);
+    const { id, token } = JSON.parse(registered.body.toString());
+    const auth = { ...appHeaders, authorization: `Bearer ${token}` };
+    const hooks = JSON.parse((await get(`${base}/mobile/v1/webhooks`, { ca: caPem, headers: auth })).body.toString()) as { event: string; url: string }[];
+    const url = hooks.find((h) => h.event === 'sms:received')!.url;
+    expect(url).toBe(`${base}/mobile/v1/webhooks/events`);
+    const signingKey = JSON.parse((await get(`${base}/mobile/v1/settings`, { ca: caPem, headers: auth })).body.toString()).webhooks.signing_key;
+    const body = JSON.stringify({ id: 'evt-https-1', event: 'sms:received', deviceId: id, payload: { message: 'Salama', receivedAt: '2026-07-14T10:02:11.000+03:00', sender: '+261341112233' } });
+    const ts = String(Math.floor(Date.now() / 1000));
+    const fired = await get(url, { ca: caPem, method: 'POST', headers: { ...appHeaders, 'x-timestamp': ts, 'x-signature': webhookSignature(signingKey, Buffer.from(body), ts) } }, body);
+    expect(fired.status).toBe(204);
+    const inbox = JSON.parse((await get(`${base}/v1/incoming?deviceId=${id}`, { ca: caPem, headers: { authorization: `Bearer ${key}` } })).body.toString());
+    expect(inbox.messages.map((m: { body: string }) => m.body)).toEqual(['Salama']);
   });
 
   it('is refused by a client that does not trust the local CA (the system roots, or another CA)', async () => {
