@@ -77,6 +77,22 @@ describe('HAFATRA_HTTPS (the LAN certificate of a local CA)', () => {
     expect(registered.status).toBe(201);
     const { id, token } = JSON.parse(registered.body.toString());
     const auth = { ...appHeaders, authorization: `Bearer ${token}` };
+    // Its event stream, over TLS too, asks it first to sync its webhooks and settings.
+    const frames = await new Promise<string>((resolve, reject) => {
+      const req = request(`${base}/mobile/v1/events`, { ca: caPem, agent: false, headers: auth }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+          if (text.includes('event: SettingsUpdated')) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(frames).toContain('event: WebhooksUpdated');
     const hooks = JSON.parse((await get(`${base}/mobile/v1/webhooks`, { ca: caPem, headers: auth })).body.toString()) as { event: string; url: string }[];
     const url = hooks.find((h) => h.event === 'sms:received')!.url;
     expect(url).toBe(`${base}/mobile/v1/webhooks/events`);
