@@ -10,6 +10,7 @@ import { lanNames } from '../../src/tls/lan-names.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadOrCreateLocalCa } from '../../src/tls/local-ca.js';
 import { signedInMember } from '../support/members.js';
+import { secureCookies } from '../../src/members/base-url.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
 import { webhookSignature } from '../../src/mobile-api/webhook-signature.js';
 
@@ -158,6 +159,11 @@ describe('HAFATRA_HTTPS (the LAN certificate of a local CA)', () => {
     const body = JSON.parse(res.body.toString());
     const server = lanAddress === '127.0.0.1' ? `https://localhost:${port}` : base;
     expect(body).toMatchObject({ server, mobileApiUrl: `${server}/mobile/v1`, ca: { url: `${server}/hafatra-ca.crt`, sha256: new X509Certificate(caPem).fingerprint256 } });
+  });
+
+  it('marks the dashboard session cookie Secure', () => {
+    expect(secureCookies(app.ctx.config)).toBe(true);
+    expect(secureCookies(loadConfig({}))).toBe(false);
   });
 
   it('is refused with the compatibility listener, which relays over plain HTTP', () => {
