@@ -10,6 +10,9 @@ import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
 import { checkEvictionPolicy } from '../redis/eviction-policy.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/metrics-listener.js';
+import { loadOrCreateLocalCa } from '../tls/local-ca.js';
+import { phoneReachableBase } from '../tls/lan-names.js';
+import { CA_PATH } from '../tls/ca-route.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -73,6 +76,11 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
       if (setupToken) {
         io.out('Create the first owner of the dashboard with this one-time link (valid 24 hours):');
         io.out(`  ${linkUrl(dashboard, setupToken)}`);
+      }
+      if (resolved.config.https) {
+        const ca = await loadOrCreateLocalCa(resolved.config.dataDir);
+        io.out(`HTTPS with the local CA (SHA-256 ${ca.fingerprint}): phones install it first from`);
+        io.out(`  ${phoneReachableBase(`https://localhost:${api.port}`, true)}${CA_PATH}   (docs/android-app.md)`);
       }
     }
     // Scripts (the bench, a supervisor) wait for this line: the workers are taking work.
