@@ -228,6 +228,13 @@ describe('the webhooks a phone fires', () => {
     expect(await resting()).toBe('1');
     expect((await hooks.fire('system:ping', ping(9, 2))).status).toBe(204);
     expect(await resting()).toBe('0');
+    // A ping queued while offline says "no connection" once it arrives: the phone is not rested for it.
+    const offline = ping(80, 0);
+    offline.health.checks['connection:status'].observedValue = 0;
+    offline.health.checks['connection:cellular'].observedValue = 0;
+    expect((await hooks.fire('system:ping', offline)).status).toBe(204);
+    expect(await resting()).toBe('0');
+    expect((await app.request('GET', `/v1/devices/${phone.id}`, { key })).body).toMatchObject({ battery: { percent: 80, charging: false }, networkType: '4g' });
 
     const started = { simCards: [{ slotIndex: 0, simNumber: 1, phoneNumber: '+261320000001', carrierName: 'Orange MG', iccid: '8926100000001234' }] };
     expect((await hooks.fire('app:started', started)).status).toBe(204);
