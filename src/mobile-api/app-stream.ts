@@ -88,7 +88,7 @@ export class AppStream {
     if (this.blocked) {
       if (this.waiting.includes(frame)) return false;
       if (this.waiting.length >= MAX_WAITING) {
-        this.end();
+        this.drop();
         return false;
       }
       this.waiting.push(frame);
@@ -102,11 +102,21 @@ export class AppStream {
     return ok;
   }
 
-  /** Ends the response (revoked, shutting down, or a phone that stopped reading). */
+  /** Ends the response (revoked, shutting down): the app sees the stream end. */
   end(): void {
     if (this.closed) return;
     this.markClosed();
     this.res.cork(() => this.res.end());
+  }
+
+  /**
+   * Closes the connection of a phone that stopped reading: ending the response would wait for it
+   * to read what is buffered, and the connection (kept alive) would hold it until an idle timeout.
+   */
+  private drop(): void {
+    if (this.closed) return;
+    this.markClosed();
+    this.res.close();
   }
 
   /** The client went away, or end() ran: nothing may touch the response any more. */
