@@ -10,11 +10,13 @@ import { apiRoutes } from './routes.js';
 import { contextReady } from './runtime.js';
 import type { Authenticators } from '../http/router.js';
 import type { TemplatedApp } from '../http/uws.js';
-import { accessLog } from '../http/access-log.js';
+import { accessLog, type AccessLog } from '../http/access-log.js';
 import { readiness } from '../health/readiness.js';
 import { attachHealth } from '../health/routes.js';
 import { attachMetrics } from '../metrics/routes.js';
 import { recordRequests } from '../metrics/http-metrics.js';
+import { prepareLanTls } from '../tls/lan-certificate.js';
+import { attachCaDownload } from '../tls/ca-route.js';
 
 export interface ApiServer {
   port: number;
@@ -26,7 +28,8 @@ export interface ApiServer {
 export interface ApiExtensions {
   /** Phone authentication and sockets join here (src/devices). */
   deviceAuthenticator?: Authenticators['device'];
-  attach?: (app: TemplatedApp) => void;
+  /** accessLog: the process's access log, for handlers registered beside the router. */
+  attach?: (app: TemplatedApp, accessLog?: AccessLog) => void;
   onClose?: () => Promise<void>;
 }
 
@@ -36,6 +39,8 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   const ready = readiness(ctx);
   const access = recordRequests(ctx.metrics, accessLog(ctx.log, ctx.config.accessLog));
   const limited = limitedRequests(ctx);
+  const tls = ctx.config.https ? await prepareLanTls(ctx.config.dataDir, ctx.config.httpsNames) : null;
+  if (tls) ctx.log.info({ names: tls.names, caFingerprint: tls.ca.fingerprint }, 'HTTPS with the local CA');
   const server = createHttpServer(
     apiRoutes(ctx),
     {
@@ -61,8 +66,10 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
     (app) => {
       attachHealth(app, { log: ctx.log, readiness: ready, accessLog: access });
       attachMetrics(app, { log: ctx.log, metrics: ctx.metrics, token: ctx.config.metricsToken, accessLog: access });
-      ext.attach?.(app);
+      if (tls) attachCaDownload(app, tls.ca, { log: ctx.log, accessLog: access });
+      ext.attach?.(app, access);
     },
+    tls ? { keyAndCertFile: tls.file } : undefined,
   );
   const port = await server.listen(ctx.config.host, ctx.config.port);
   ctx.log.info({ port }, 'API listening');

@@ -10,6 +10,9 @@ import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
 import { checkEvictionPolicy } from '../redis/eviction-policy.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/metrics-listener.js';
+import { loadOrCreateLocalCa } from '../tls/local-ca.js';
+import { phoneReachableBase } from '../tls/lan-names.js';
+import { CA_PATH } from '../tls/ca-route.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -21,8 +24,7 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-function firstRunBanner(io: CommandIo, port: number, key: string): void {
-  const base = `http://localhost:${port}`;
+function firstRunBanner(io: CommandIo, base: string, key: string): void {
   io.out('');
   io.out('Organization "default" created. Its API key (every scope), shown only this once:');
   io.out(`  ${key}`);
@@ -66,14 +68,19 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
       metrics = await startMetricsListener(ctx, resolved.config.host, resolved.config.metricsPort);
       ctx.log.info({ port: metrics.port }, 'metrics listening');
     }
-    if (api) io.out(`Hafatra ${role === 'all' ? '' : `${role} `}listening on http://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
-    if (first && api) firstRunBanner(io, api.port, first.key);
+    if (api) io.out(`Hafatra ${role === 'all' ? '' : `${role} `}listening on ${resolved.config.https ? 'https' : 'http'}://${resolved.config.host}:${api.port} (OpenAPI: /openapi.json)`);
+    if (first && api) firstRunBanner(io, `${resolved.config.https ? 'https' : 'http'}://localhost:${api.port}`, first.key);
     if (api) {
-      const dashboard = resolved.config.publicUrl || `http://localhost:${api.port}`;
+      const dashboard = resolved.config.publicUrl || `${resolved.config.https ? 'https' : 'http'}://localhost:${api.port}`;
       io.out(`Dashboard: ${dashboard}/`);
       if (setupToken) {
         io.out('Create the first owner of the dashboard with this one-time link (valid 24 hours):');
         io.out(`  ${linkUrl(dashboard, setupToken)}`);
+      }
+      if (resolved.config.https) {
+        const ca = await loadOrCreateLocalCa(resolved.config.dataDir);
+        io.out(`HTTPS with the local CA (SHA-256 ${ca.fingerprint}): phones install it first from`);
+        io.out(`  ${phoneReachableBase(`https://localhost:${api.port}`, true)}${CA_PATH}   (docs/android-app.md)`);
       }
     }
     // Scripts (the bench, a supervisor) wait for this line: the workers are taking work.

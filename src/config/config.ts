@@ -26,6 +26,11 @@ export const settings = {
     default: '',
     doc: 'Port of an optional second HTTP listener for clients the main port cannot answer: HTTP/1.0 (nginx without `proxy_http_version 1.1`), requests without a Host header, pipelined requests. Slower than PORT; empty: off.',
   },
+  HAFATRA_HTTPS: {
+    default: 'false',
+    doc: "true: PORT serves HTTPS only (what the SMS Gateway for Android app needs on a LAN), with a certificate for this machine's LAN addresses and host name, issued at each start by a local CA made once in HAFATRA_DATA_DIR/tls (phones install it: docs/android-app.md). `hafatra start --https` sets it. Behind a reverse proxy with a real certificate, leave it false.",
+  },
+  HAFATRA_HTTPS_NAMES: { default: '', doc: 'Comma list of extra host names or IP addresses the HAFATRA_HTTPS certificate covers (a DNS name of the machine, a second address).' },
   HAFATRA_DRAIN_SECONDS: {
     default: '5',
     doc: 'On SIGTERM the API first answers `/readyz` 503 `draining` and keeps serving for this long (so a load balancer stops sending it new requests), then stops listening, lets requests in flight finish and closes phone sockets with 1001 (they reconnect elsewhere). 0: no wait.',
@@ -120,6 +125,8 @@ const ConfigSchema = Type.Object({
   pgConnectTimeoutMs: Int(1),
   pgStatementTimeoutMs: Int(0),
   compatPort: Type.Union([Int(0, 65535), Type.Null()]),
+  https: Type.Boolean(),
+  httpsNames: Type.Array(Type.String({ pattern: '^[A-Za-z0-9.:-]+$' })),
   drainSeconds: Int(0, 3600),
   accessLog: Type.Boolean(),
   metricsToken: Type.String(),
@@ -189,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pgConnectTimeoutMs: num(get('HAFATRA_PG_CONNECT_TIMEOUT_MS')),
     pgStatementTimeoutMs: num(get('HAFATRA_PG_STATEMENT_TIMEOUT_MS')),
     compatPort: get('HAFATRA_COMPAT_PORT').trim() === '' ? null : num(get('HAFATRA_COMPAT_PORT')),
+    https: bool(get('HAFATRA_HTTPS')),
+    httpsNames: list(get('HAFATRA_HTTPS_NAMES')),
     drainSeconds: num(get('HAFATRA_DRAIN_SECONDS')),
     accessLog: bool(get('HAFATRA_ACCESS_LOG')),
     metricsToken: get('HAFATRA_METRICS_TOKEN').trim(),
@@ -229,6 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+  // The compatibility listener relays to PORT over plain HTTP.
+  if (raw.https === true && raw.compatPort !== null) problems.push('https: HAFATRA_HTTPS cannot be combined with HAFATRA_COMPAT_PORT');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return raw as Config;
 }

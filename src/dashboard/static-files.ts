@@ -78,4 +78,5 @@ export function dashboardReply(files: Map<string, StaticFile> | null, path: stri
 }
 
 /** Paths the API owns: never answered with the dashboard. */
-export const isApiPath = (path: string) => path.startsWith('/v1/') || path === '/v1' || path.startsWith('/device/') || path.startsWith('/dashboard/') || path === '/openapi.json';
+export const isApiPath = (path: string) =>
+  path.startsWith('/v1/') || path === '/v1' || path.startsWith('/device/') || path.startsWith('/mobile/') || path.startsWith('/dashboard/') || path === '/openapi.json';

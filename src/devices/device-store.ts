@@ -25,6 +25,8 @@ export interface DeviceRow {
   defaultSmsAppReportedAt: Date | null;
   pacingPerMinute: number | null;
   simDailyCap: number | null;
+  /** 'device' (docs/device-protocol.md) or 'mobile' (SMS Gateway for Android, src/mobile-api). */
+  protocol: string;
 }
 
 export const DEVICE_COLUMNS = `id, org_id AS "orgId", name, model, created_at AS "createdAt", revoked_at AS "revokedAt",
@@ -34,7 +36,7 @@ export const DEVICE_COLUMNS = `id, org_id AS "orgId", name, model, created_at AS
   draining, default_sim_subscription_id AS "defaultSimSubscriptionId", socket_connected AS "socketConnected",
   socket_changed_at AS "socketChangedAt", default_sms_app AS "defaultSmsApp",
   default_sms_app_reported_at AS "defaultSmsAppReportedAt", pacing_per_minute AS "pacingPerMinute",
-  sim_daily_cap AS "simDailyCap"`;
+  sim_daily_cap AS "simDailyCap", protocol`;
 
 export interface SimRow {
   deviceId: string;

@@ -6,6 +6,9 @@ import { recordAudit } from '../audit/record-audit.js';
 import { dashboardBaseUrl } from '../members/base-url.js';
 import { createPairingCode } from './pairing.js';
 import { pairingQrPayload } from './pairing-payload.js';
+import { phoneReachableBase } from '../tls/lan-names.js';
+import { loadOrCreateLocalCa } from '../tls/local-ca.js';
+import { CA_PATH } from '../tls/ca-route.js';
 
 const CreatePairingBody = Type.Object({ name: Type.Optional(Text({ minLength: 1, maxLength: 128 })) }, { additionalProperties: false });
 
@@ -22,9 +25,21 @@ export function pairingRoutes(ctx: AppContext): AnyRoute[] {
       handler: async (req) => {
         const { code, expiresAt } = await createPairingCode(ctx, req.principal.orgId, req.body.name);
         // The phone reaches the server where the member's browser does (or HAFATRA_PUBLIC_URL).
-        const server = dashboardBaseUrl(ctx.config, req.headers);
+        const server = phoneReachableBase(dashboardBaseUrl(ctx.config, req.headers), ctx.config.https);
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'pairing.created', detail: { name: req.body.name ?? null } });
-        return { status: 201, body: { code, expiresAt, server, qrPayload: pairingQrPayload(server, code) } };
+        // SMS Gateway for Android: its API URL, and with HAFATRA_HTTPS the CA it must trust first.
+        const ca = ctx.config.https ? await loadOrCreateLocalCa(ctx.config.dataDir) : null;
+        return {
+          status: 201,
+          body: {
+            code,
+            expiresAt,
+            server,
+            qrPayload: pairingQrPayload(server, code),
+            mobileApiUrl: `${server}/mobile/v1`,
+            ca: ca ? { url: `${server}${CA_PATH}`, sha256: ca.fingerprint } : null,
+          },
+        };
       },
     }),
   ];

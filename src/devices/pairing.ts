@@ -5,7 +5,8 @@ import { newId } from '../ids/ids.js';
 import { syncDeviceState } from './device-state.js';
 import { newDeviceToken } from './device-token.js';
 import { hashPairingCode, newPairingCode } from './pairing-code.js';
-import type { PairBody } from './schemas.js';
+import type { PairBody, ReportedSim } from './schemas.js';
+import { syncSims } from './sims.js';
 
 export const PAIRING_CODE_TTL_SECONDS = 600;
 /** Failed pairing attempts accepted per minute from one client address; beyond it, that address gets 429. */
@@ -36,12 +37,19 @@ export async function createPairingCode(ctx: AppContext, orgId: string, name?: s
   return { code, expiresAt: (rows[0] as { expiresAt: Date }).expiresAt };
 }
 
+/** A phone pairing through the mobile API (src/mobile-api/): its door, and the SIMs it registered with. */
+export interface MobilePairing {
+  protocol: 'mobile';
+  confirmsCancellation: boolean;
+  sims: ReportedSim[];
+}
+
 /**
- * POST /device/v1/pair: the code is spent by one conditional UPDATE, so two phones racing with
- * the same code cannot both pair. The device is named by the operator's `--name` if given, else
- * by what the phone sent, else by its model.
+ * POST /device/v1/pair (and the mobile API's POST /mobile/v1/device): the code is spent by one
+ * conditional UPDATE, so two phones racing with the same code cannot both pair. The device is
+ * named by the operator's `--name` if given, else by what the phone sent, else by its model.
  */
-export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress: string): Promise<{ deviceId: string; token: string }> {
+export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress: string, mobile?: MobilePairing): Promise<{ deviceId: string; token: string }> {
   await assertNotThrottled(ctx.db, clientAddress);
   const { token, hash } = newDeviceToken();
   const deviceId = await inTransaction(ctx.db, async (tx) => {
@@ -53,14 +61,17 @@ export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress:
     const spent = rows[0] as { orgId: string; name: string | null } | undefined;
     if (!spent) return undefined;
     const id = newId('device');
-    await tx.query(`INSERT INTO devices (id, org_id, name, model, app_version, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    await tx.query(`INSERT INTO devices (id, org_id, name, model, app_version, token_hash, protocol, confirms_cancellation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
       id,
       spent.orgId,
       spent.name ?? body.name ?? (body.model || DEFAULT_DEVICE_NAME),
       body.model || null,
       body.appVersion || null,
       hash,
+      mobile?.protocol ?? 'device',
+      mobile?.confirmsCancellation ?? false,
     ]);
+    if (mobile && mobile.sims.length > 0) await syncSims(tx, id, mobile.sims);
     await tx.query('UPDATE pairing_codes SET device_id = $2 WHERE code_hash = $1', [hashPairingCode(body.code), id]);
     return id;
   });

@@ -6,6 +6,7 @@ import { getDevice } from './device-view.js';
 import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';
 import type { SendWindows } from '../send-windows/windows.js';
+import { pushAppEvent } from '../mobile-api/app-events.js';
 
 /** What PATCH may change, plus the pacing limits only the operator sets (CLI `device update`). */
 export type DeviceChanges = UpdateDeviceBody & {
@@ -47,6 +48,8 @@ export async function updateDevice(ctx: AppContext, orgId: string, deviceId: str
     // Wider windows may let held messages go: the phone is woken as well.
     if (body.sendWindows !== undefined) await deviceSendWindowsChanged(ctx, orgId, deviceId);
     else await syncDeviceState(ctx, deviceId);
+    // An SMS Gateway for Android phone caps its own sending by its pacing (GET /mobile/v1/settings).
+    if (body.pacingPerMinute !== undefined) await pushAppEvent(ctx, { orgId, deviceId }, { event: 'SettingsUpdated' });
   }
   const device = await getDevice(ctx, orgId, deviceId);
   if (!device) throw errors.notFound('device');

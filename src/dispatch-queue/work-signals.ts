@@ -8,35 +8,31 @@ import { publishDeviceSignals } from '../redis/device-signals.js';
  */
 export type WakePhones = (orgId: string, deviceId: string | null, count?: number) => void;
 
-interface LocalPhones {
-  /** Marks this process's own published signals, which its subscriber then skips. */
-  origin: string;
-  wake: WakePhones;
-}
-
 /**
  * Tells every API process that work is waiting. The phones of this process are woken directly,
  * without the round trip through Redis pub/sub (part of the 202 → jobs latency); the published
  * signal carries this process's origin so its own subscriber does not wake them twice.
  */
 export class WorkSignals {
-  private local: LocalPhones | null = null;
+  /** Those of this process that hold phones: the socket server, the mobile API's event streams. */
+  private readonly local = new Set<WakePhones>();
+  /** Marks this process's own published signals, which its subscribers then skip. */
+  private readonly origin = randomBytes(8).toString('hex');
 
   constructor(private readonly ctx: Infrastructure) {}
 
-  /** Called by the socket server of a process: work signals raised here reach its phones at once. */
+  /** Called by a holder of phones: work signals raised here reach its phones at once. Returns the origin to skip. */
   holdPhonesLocally(wake: WakePhones): string {
-    const origin = randomBytes(8).toString('hex');
-    this.local = { origin, wake };
-    return origin;
+    this.local.add(wake);
+    return this.origin;
   }
 
-  releasePhonesLocally(): void {
-    this.local = null;
+  releasePhonesLocally(wake: WakePhones): void {
+    this.local.delete(wake);
   }
 
   async signal(messages: { orgId: string; requestedDeviceId: string | null }[]): Promise<void> {
-    const here = this.local;
+    const wakers = [...this.local];
     const targets = new Map<string, { orgId: string; deviceId: string | null; count: number }>();
     for (const m of messages) {
       const key = `${m.orgId} ${m.requestedDeviceId ?? ''}`;
@@ -44,12 +40,12 @@ export class WorkSignals {
       if (target) target.count += 1;
       else targets.set(key, { orgId: m.orgId, deviceId: m.requestedDeviceId, count: 1 });
     }
-    for (const { orgId, deviceId, count } of targets.values()) here?.wake(orgId, deviceId, count);
+    for (const { orgId, deviceId, count } of targets.values()) for (const wake of wakers) wake(orgId, deviceId, count);
     // One pipelined round trip for all of them (the reconciler's batches span organizations).
     await publishDeviceSignals(
       this.ctx.redis,
       this.ctx.keys,
-      [...targets.values()].map(({ orgId, deviceId, count }) => ({ type: 'work', orgId, deviceId, count, origin: here?.origin })),
+      [...targets.values()].map(({ orgId, deviceId, count }) => ({ type: 'work', orgId, deviceId, count, origin: wakers.length > 0 ? this.origin : undefined })),
     );
   }
 }

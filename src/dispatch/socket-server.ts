@@ -14,7 +14,8 @@ import { errors } from '../errors/errors.js';
 import { selectClaimedJobs } from './pending-jobs.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
-import { startPresenceLease, type PresenceLease } from '../devices/presence.js';
+import { startPresenceLease, type HeldSocket, type PresenceLease } from '../devices/presence.js';
+import type { WakePhones } from '../dispatch-queue/work-signals.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
 import { subscribeDeviceSignals } from '../redis/device-signals.js';
 
@@ -26,12 +27,16 @@ export interface SocketServerDeps {
    * late close of an old socket cannot mark a phone offline that reconnected elsewhere.
    */
   markSocket?(deviceId: string, connected: boolean, generation?: number, processId?: string): Promise<number | null>;
+  /** Other phones this process holds open (the mobile API's event streams), kept online by the same lease. */
+  alsoHeld?: () => Iterable<HeldSocket>;
 }
 
 export interface DeviceSockets {
   sessions: Map<string, DeviceSession>;
   reports: StatusReportWriter;
   pusher: Pusher;
+  /** This process's presence lease, shared with the mobile API's event streams. */
+  lease: PresenceLease;
   close(): Promise<void>;
 }
 
@@ -52,9 +57,11 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const reports = new StatusReportWriter(ctx);
   const pusher = new Pusher(ctx, sessions);
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-signals', subscriber: true });
-  const origin = ctx.dispatch.signals.holdPhonesLocally((orgId, deviceId, count) => pusher.signal(orgId, deviceId, count));
-  // This process's phones stay online only while it renews its lease (a killed process's expire).
-  const lease = startPresenceLease(ctx, () => sessions.values());
+  const wake: WakePhones = (orgId, deviceId, count) => pusher.signal(orgId, deviceId, count);
+  const origin = ctx.dispatch.signals.holdPhonesLocally(wake);
+  // This process's phones stay online only while it renews its lease (a killed process's expire),
+  // those of its sockets and those the mobile API's event streams hold.
+  const lease = startPresenceLease(ctx, () => [...sessions.values(), ...(deps.alsoHeld?.() ?? [])]);
 
   // A process closed right after it started may disconnect before the subscription is made.
   subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
@@ -198,8 +205,9 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     sessions,
     reports,
     pusher,
+    lease,
     async close() {
-      ctx.dispatch.signals.releasePhonesLocally();
+      ctx.dispatch.signals.releasePhonesLocally(wake);
       pusher.stop();
       for (const s of sessions.values()) s.end(1001, 'server shutting down');
       await reports.flush();

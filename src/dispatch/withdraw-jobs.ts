@@ -5,9 +5,13 @@ import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import { phoneDoor, requestCancellations } from '../mobile-api/cancellations.js';
 
-/** Why a job left a phone: the timeline code of its `claimed → queued` event. */
-export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited';
+/**
+ * Why a job left a phone: the timeline code of its `claimed → queued` event. A mobile phone's
+ * job leaves only once the phone confirms it cancelled it: `phone_cancelled` when it did so unasked.
+ */
+export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited' | 'phone_cancelled';
 
 /** Published on the device channel: the API process holding the phone's socket tells it. */
 export interface WithdrawnSignal {
@@ -21,14 +25,28 @@ const BATCH = 1000;
 
 /**
  * Takes back jobs a phone claimed and has not acknowledged `sending` for (all of them, or those
- * named), and queues them for another phone, which gets them first: this one may not take them
- * again before `avoidUntil`. Postgres decides, with the same conditional update as a report:
+ * named). A phone of the mobile API (SMS Gateway for Android) acknowledges nothing before it
+ * sends: its jobs are asked back instead (src/mobile-api/cancellations.ts) and move once it
+ * confirms, through takeBackJobs; nothing is withdrawn now.
+ */
+export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason, avoidUntil: number): Promise<string[]> {
+  const door = await phoneDoor(ctx, deviceId);
+  if (door?.protocol === 'mobile') {
+    await requestCancellations(ctx, door, deviceId, ids, reason);
+    return [];
+  }
+  return takeBackJobs(ctx, deviceId, ids, reason, avoidUntil);
+}
+
+/**
+ * Queues the jobs (all of them, or those named) for another phone, which gets them first: this
+ * one may not take them again before `avoidUntil`. Postgres decides, with the same conditional update as a report:
  * a `sending` acknowledged first keeps the job with the phone, and a `sending` arriving after the
  * withdrawal is refused (the phone never hands a job to Android before that acknowledgement, so
  * a withdrawn job is never sent twice). Messages pinned to this phone by the send stay with it.
  * Returns the withdrawn ids.
  */
-export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason, avoidUntil: number): Promise<string[]> {
+export async function takeBackJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason | Map<string, string>, avoidUntil: number): Promise<string[]> {
   const { rows } = await ctx.db.query(
     `SELECT ${MESSAGE_COLUMNS} FROM messages
      WHERE device_id = $1 AND status = 'claimed' AND requested_device_id IS NULL AND ($2::text[] IS NULL OR id = ANY($2::text[]))
@@ -38,13 +56,14 @@ export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: strin
   const held = rows as MessageRow[];
   if (held.length === 0) return [];
   const orgId = held[0]!.orgId;
+  const codeOf = (id: string) => (typeof reason === 'string' ? reason : (reason.get(id) ?? 'phone_cancelled'));
   // Back on the queue without the SIM this phone chose: the next phone chooses its own.
   const entries = held.map((m) => toDispatchEntry({ ...m, simSubscriptionId: null }, { deviceId, until: avoidUntil }));
   const withdrawn = await ctx.dispatch.requeue(orgId, entries, async () => {
     const at = new Date();
     const changed = await applyTransitions(
       ctx.db,
-      held.map((m) => ({ id: m.id, to: 'queued' as const, from: ['claimed' as const], at, source: 'system' as const, code: reason, deviceId, heldBy: deviceId })),
+      held.map((m) => ({ id: m.id, to: 'queued' as const, from: ['claimed' as const], at, source: 'system' as const, code: codeOf(m.id), deviceId, heldBy: deviceId })),
     );
     countStatusChanges(ctx.metrics, changed);
     return new Set(changed.map((m) => m.id));
@@ -52,7 +71,7 @@ export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: strin
   if (withdrawn.length > 0) {
     const signal: WithdrawnSignal = { type: 'withdrawn', orgId, deviceId, messageIds: withdrawn };
     await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
-    ctx.log.info({ deviceId, reason, count: withdrawn.length }, 'jobs withdrawn from a phone');
+    ctx.log.info({ deviceId, reason: typeof reason === 'string' ? reason : 'phone_cancelled', count: withdrawn.length }, 'jobs withdrawn from a phone');
   }
   return withdrawn;
 }

@@ -17,6 +17,8 @@ export const errorStatus = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  // The mobile API only (src/mobile-api/): an app call Hafatra has no use for.
+  not_implemented: 501,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -63,6 +65,7 @@ export const errors = {
   invalidTransition: (message: string) => new HafatraError('invalid_transition', message),
   unsupportedMediaType: () => new HafatraError('unsupported_media_type', 'request body must be sent as application/json'),
   rateLimited: (message: string, retryAfterSeconds: number) => new HafatraError('rate_limited', message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
+  notImplemented: (message: string) => new HafatraError('not_implemented', message),
   internal: () => new HafatraError('internal_error', 'unexpected failure; quote the requestId when reporting it'),
   /** Still 500 internal_error (the spec's code for any failure of ours), with a hint to retry soon. */
   storageUnavailable: () => new HafatraError('internal_error', 'storage temporarily unavailable; retry shortly', { headers: { 'retry-after': '1' } }),

@@ -1,3 +1,4 @@
+import { errors } from '../errors/errors.js';
 import type { HttpResponse } from './uws.js';
 import type { ResponseState } from './reply.js';
 
@@ -35,4 +36,14 @@ export function readBody(res: HttpResponse, state: ResponseState, limit: number)
       }
     });
   });
+}
+
+/** A request body read as JSON: none, or not JSON, is a 400 naming the body. */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw errors.invalid('body: a JSON body is required');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw errors.invalid('body: not valid JSON');
+  }
 }

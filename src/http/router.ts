@@ -1,6 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
-import { readBody, type BodyResult } from './body.js';
+import { parseJson, readBody, type BodyResult } from './body.js';
 import { compileValidator } from './validation.js';
 import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
 import { clientAddressFrom, clientAddressOf } from './client-address.js';
@@ -338,13 +338,4 @@ async function authenticate(route: AnyRoute, headers: RequestHeaders, a: Authent
   if ('scope' in auth && !member.scopes.includes(auth.scope)) throw errors.roleTooLow('admin');
   if ('role' in auth && !roleAtLeast(member.role, auth.role)) throw errors.roleTooLow(auth.role);
   return member;
-}
-
-function parseJson(body: Buffer): unknown {
-  if (body.length === 0) throw errors.invalid('body: a JSON body is required');
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw errors.invalid('body: not valid JSON');
-  }
 }

@@ -15,9 +15,14 @@ export interface HttpServer {
 // Any token is a method to uWS: an unknown one is logged as OTHER, not as whatever a client sent.
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'patch', 'delete', 'options']);
 
-export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: (app: TemplatedApp) => void): HttpServer {
+/** HTTPS instead of HTTP: a PEM file holding the server's key and certificate. */
+export interface TlsFiles {
+  keyAndCertFile: string;
+}
+
+export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: (app: TemplatedApp) => void, tls?: TlsFiles): HttpServer {
   const uWS = nativeUws();
-  const app = uWS.App();
+  const app = tls ? uWS.SSLApp({ key_file_name: tls.keyAndCertFile, cert_file_name: tls.keyAndCertFile }) : uWS.App();
   for (const route of routes) registerRoute(app, route, deps);
   extend?.(app);
   const dashboard = deps.dashboard === false ? null : loadDashboard();

@@ -13,13 +13,16 @@ export interface InboundDevice {
 
 export async function loadInboundDevice(db: Queryable, principal: DevicePrincipal, freshnessSeconds: number): Promise<InboundDevice> {
   const { rows } = await db.query(
-    `SELECT d.revoked_at, d.default_sms_app, d.default_sms_app_reported_at, o.retention_days
+    `SELECT d.revoked_at, d.default_sms_app, d.default_sms_app_reported_at, d.protocol, o.retention_days
      FROM devices d JOIN organizations o ON o.id = d.org_id WHERE d.id = $1 AND d.org_id = $2`,
     [principal.deviceId, principal.orgId],
   );
   const row = rows[0];
   if (!row) throw errors.unauthorized('unknown device');
-  const inbound = inboundCapability({ revokedAt: row.revoked_at, defaultSmsApp: row.default_sms_app, defaultSmsAppReportedAt: row.default_sms_app_reported_at }, freshnessSeconds);
+  const inbound = inboundCapability(
+    { revokedAt: row.revoked_at, defaultSmsApp: row.default_sms_app, defaultSmsAppReportedAt: row.default_sms_app_reported_at, protocol: row.protocol },
+    freshnessSeconds,
+  );
   return { id: principal.deviceId, orgId: principal.orgId, retentionDays: row.retention_days, inbound };
 }
 

@@ -9,5 +9,5 @@ export function dashboardBaseUrl(config: Config, headers?: RequestHeaders): stri
   return `http://localhost:${config.port}`;
 }
 
-/** The session cookie is Secure when members reach the dashboard over HTTPS. */
-export const secureCookies = (config: Config): boolean => config.publicUrl?.startsWith('https://') === true;
+/** The session cookie is Secure when members reach the dashboard over HTTPS (a public https URL, or HAFATRA_HTTPS). */
+export const secureCookies = (config: Config): boolean => config.https || config.publicUrl?.startsWith('https://') === true;

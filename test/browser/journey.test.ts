@@ -89,6 +89,12 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await page.getByRole('button', { name: 'Pair a phone' }).click();
     const code = (await page.getByTestId('pairing-code').textContent())!.trim();
     await screenshot(page, 'pairing');
+    // The same code for SMS Gateway for Android, with the API URL to type into it.
+    await page.getByRole('radio', { name: 'SMS Gateway for Android' }).check();
+    expect((await page.getByTestId('mobile-api-url').textContent())!.trim()).toBe(`${new URL(server.url).origin}/mobile/v1`);
+    expect((await page.getByTestId('pairing-code').textContent())!.trim()).toBe(code);
+    await screenshot(page, 'pairing-sms-gateway');
+    await page.getByRole('radio', { name: 'Hafatra' }).check();
     const { token } = await DeviceClient.pair(server.url, { code, name: 'Front desk', model: 'Simulator' });
     phone = new SimulatedPhone({ baseUrl: server.url, token, latencyMs: 30, deliveryDelayMs: 50, failureRate: 0, deliveryRate: 1, heartbeatIntervalMs: 0, reconnect: { minMs: 50, maxMs: 500 } });
     await phone.start(10_000);

@@ -27,7 +27,7 @@ describe('hafatra device', () => {
     const { code, text } = await run('pair', [], { org: orgName, name: 'Till', url: 'https://sms.example.org' });
     expect(code).toBe(0);
     const printed = JSON.parse(text);
-    expect(printed).toMatchObject({ server: 'https://sms.example.org', organization: orgName });
+    expect(printed).toMatchObject({ server: 'https://sms.example.org', organization: orgName, mobileApiUrl: 'https://sms.example.org/mobile/v1' });
     expect(JSON.parse(printed.qrPayload)).toEqual({ hafatra: 'pair', v: 1, server: 'https://sms.example.org', code: printed.code });
     const res = await app.request('POST', '/device/v1/pair', { body: { code: printed.code } });
     expect(res.status).toBe(200);
@@ -40,6 +40,9 @@ describe('hafatra device', () => {
     expect(text).toMatch(/Pairing code: [0-9A-Z]{4}-[0-9A-Z]{4}/);
     expect(text).toMatch(/Server: +http:\/\/[^ ]+:\d+/);
     expect(text).toMatch(/[▀▄█]/);
+    // SMS Gateway for Android's two settings, with the same code.
+    const code = /Pairing code: (\S+)/.exec(text)![1];
+    expect(text).toMatch(new RegExp(`API URL http://[^ ]+:\\d+/mobile/v1, Private Token ${code}`));
   });
 
   it("update sets pacing and the SIM daily cap into the dispatch state, within Android's 30 a minute", async () => {

@@ -34,6 +34,11 @@ const CONNECT_TIMEOUT = '2s';
  * timeout (it pings well within it), so the API, not the balancer, decides when a phone is gone.
  */
 const SOCKET_TIMEOUT = '300s';
+/**
+ * How long the event stream of an SMS Gateway for Android phone may stay silent towards nginx:
+ * Hafatra writes a keepalive every 15 s, the app's own read timeout is 1 h.
+ */
+const EVENT_STREAM_TIMEOUT = '3600s';
 /** A node that refused or timed out a connection is left out this long before it is tried again. */
 const FAIL_TIMEOUT = '5s';
 
@@ -125,6 +130,23 @@ export function renderNginxConfig(o: NginxConfigOptions): string {
     `            proxy_connect_timeout ${CONNECT_TIMEOUT};`,
     `            proxy_read_timeout ${SOCKET_TIMEOUT};`,
     `            proxy_send_timeout ${SOCKET_TIMEOUT};`,
+    '        }',
+    '',
+    '        # The Server-Sent Events stream of SMS Gateway for Android phones (docs/android-app.md):',
+    '        # passed on as each event is written (not buffered), and held open for as long as the',
+    '        # phone keeps it (a keepalive every 15 s).',
+    '        location /mobile/v1/events {',
+    ...proxyTarget(o),
+    '            proxy_http_version 1.1;',
+    '            proxy_set_header Host $host;',
+    "            proxy_set_header Connection '';",
+    '            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    '            proxy_set_header X-Forwarded-Proto $scheme;',
+    '            proxy_buffering off;',
+    '            proxy_cache off;',
+    `            proxy_connect_timeout ${CONNECT_TIMEOUT};`,
+    `            proxy_read_timeout ${EVENT_STREAM_TIMEOUT};`,
+    `            proxy_send_timeout ${EVENT_STREAM_TIMEOUT};`,
     '        }',
     '    }',
     '}',

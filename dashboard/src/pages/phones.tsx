@@ -29,6 +29,54 @@ interface Pairing {
   expiresAt: string;
   qrPayload: string;
   server: string;
+  /** SMS Gateway for Android's "API URL". */
+  mobileApiUrl: string;
+  /** With HAFATRA_HTTPS: the local CA the phone installs before it can reach the server. */
+  ca: { url: string; sha256: string } | null;
+}
+
+/** A QR code of a text (a URL, a code), rendered once the QR module is loaded. */
+function Qr(p: { text: string; label: string }) {
+  const [svg, setSvg] = useState('');
+  useEffect(() => {
+    void import('uqr').then(({ renderSVG }) => setSvg(renderSVG(p.text, { border: 2 })));
+  }, [p.text]);
+  return <div class="qr" role="img" aria-label={p.label} dangerouslySetInnerHTML={{ __html: svg }} />;
+}
+
+/** Pairing SMS Gateway for Android (docs/android-app.md): its CA first on a LAN, then its cloud-server settings. */
+function SmsGatewaySteps(p: { pairing: Pairing }) {
+  const { ca, mobileApiUrl, code } = p.pairing;
+  return (
+    <ol class="steps">
+      {ca && (
+        <li>
+          <p>
+            Install Hafatra's certificate on the phone: open <a href={ca.url}>{ca.url}</a> in the phone's browser (or scan the code). The browser warns that the connection is not private until the
+            certificate is installed: choose Advanced, then Proceed. Then, in Android's Settings, open Security (or Security &amp; privacy) → Encryption &amp; credentials → Install a certificate → CA
+            certificate, and pick <code>hafatra-ca.crt</code> from Downloads.
+          </p>
+          <Qr text={ca.url} label="QR code of the certificate's address" />
+          <p class="muted">
+            Its SHA-256 fingerprint, as Android shows it under Trusted credentials → User: <code class="fingerprint">{ca.sha256}</code>
+          </p>
+        </li>
+      )}
+      <li>
+        <p>
+          In SMS Gateway for Android, open Settings → Cloud server and set the API URL to <code data-testid="mobile-api-url">{mobileApiUrl}</code>, the Private Token to the code <code>{code}</code>,
+          and the notification channel to SSE only.
+        </p>
+        <div class="qr-row">
+          <Qr text={mobileApiUrl} label="QR code of the API URL" />
+          <Qr text={code} label="QR code of the pairing code" />
+        </div>
+      </li>
+      <li>
+        <p>On the app's Home screen, turn on Cloud server and restart the app. It appears here as soon as it registers.</p>
+      </li>
+    </ol>
+  );
 }
 
 const INBOUND_REASON: Record<string, string> = {
@@ -57,10 +105,7 @@ function Countdown(p: { until: string; onEnd: () => void }) {
 
 function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Device[] }) {
   const [pairing, setPairing] = useState<Pairing | null>(null);
-  const [qr, setQr] = useState('');
-  useEffect(() => {
-    if (pairing) void import('uqr').then(({ renderSVG }) => setQr(renderSVG(pairing.qrPayload, { border: 2 })));
-  }, [pairing]);
+  const [app, setApp] = useState<'hafatra' | 'sms-gateway'>('hafatra');
   const [expired, setExpired] = useState(false);
   const fresh = () => {
     setExpired(false);
@@ -88,11 +133,26 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
         </p>
       ) : (
         <>
-          <p>In the Hafatra app on the phone, scan this code, or type the server address and the code.</p>
-          <div class="qr" role="img" aria-label="QR code to pair a phone" dangerouslySetInnerHTML={{ __html: qr }} />
-          <p>
-            Server: <code>{pairing.server}</code>
-          </p>
+          <fieldset class="choice">
+            <legend>The app on the phone</legend>
+            <label>
+              <input type="radio" name="pair-app" checked={app === 'hafatra'} onChange={() => setApp('hafatra')} /> Hafatra
+            </label>
+            <label>
+              <input type="radio" name="pair-app" checked={app === 'sms-gateway'} onChange={() => setApp('sms-gateway')} /> SMS Gateway for Android
+            </label>
+          </fieldset>
+          {app === 'hafatra' ? (
+            <>
+              <p>In the Hafatra app on the phone, scan this code, or type the server address and the code.</p>
+              <Qr text={pairing.qrPayload} label="QR code to pair a phone" />
+              <p>
+                Server: <code>{pairing.server}</code>
+              </p>
+            </>
+          ) : (
+            <SmsGatewaySteps pairing={pairing} />
+          )}
           <p>
             Code:{' '}
             <code class="pairing-code" data-testid="pairing-code">

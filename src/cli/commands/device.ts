@@ -84,7 +84,7 @@ export const deviceCommands: Command[] = [
       const server = typeof args.values.url === 'string' ? args.values.url : serverUrlHint(ctx.config);
       const payload = pairingQrPayload(server, code);
       if (args.json) {
-        io.out(JSON.stringify({ code, expiresAt: expiresAt.toISOString(), server, organization: org.name, qrPayload: payload }, null, 2));
+        io.out(JSON.stringify({ code, expiresAt: expiresAt.toISOString(), server, organization: org.name, qrPayload: payload, mobileApiUrl: `${server}/mobile/v1` }, null, 2));
         return 0;
       }
       io.out(`Pairing code: ${code}   (organization ${org.name}; single use; valid ${PAIRING_CODE_TTL_SECONDS / 60} minutes, until ${expiresAt.toISOString()})`);
@@ -92,6 +92,8 @@ export const deviceCommands: Command[] = [
       io.out('');
       io.out(await qr(payload));
       io.out('In the Hafatra app, scan this code, or type the server address and the pairing code.');
+      // SMS Gateway for Android (docs/android-app.md): Settings → Cloud server.
+      io.out(`SMS Gateway for Android: API URL ${server}/mobile/v1, Private Token ${code}, notification channel SSE only.`);
       return 0;
     },
   },

@@ -3,20 +3,26 @@ import { loadConfig, settings } from '../../config/config.js';
 import { runProcess } from '../../app/processes.js';
 import { openContext, closeContext } from '../../app/runtime.js';
 import { migrate } from '../../db/migrate.js';
-import { printRows } from '../command.js';
+import { printRows, type CommandArgs } from '../command.js';
+
+/** `--https` turns HAFATRA_HTTPS on for this run (the LAN certificate of the local CA). */
+const httpsOption = { https: { type: 'boolean' } } as const;
+const withFlags = (args: CommandArgs) => loadConfig(process.env, args.values.https === true ? { https: true } : {});
 
 export const processCommands: Command[] = [
   {
     path: ['start'],
     summary: 'Run the API and the workers (embedded Postgres and Redis unless DATABASE_URL/REDIS_URL)',
-    usage: 'hafatra start',
-    run: (_args, io) => runProcess('all', loadConfig(), io),
+    usage: 'hafatra start [--https]',
+    options: httpsOption,
+    run: (args, io) => runProcess('all', withFlags(args), io),
   },
   {
     path: ['api'],
     summary: 'Run only the HTTP API and phone sockets (needs DATABASE_URL and REDIS_URL)',
-    usage: 'hafatra api',
-    run: (_args, io) => runProcess('api', loadConfig(), io),
+    usage: 'hafatra api [--https]',
+    options: httpsOption,
+    run: (args, io) => runProcess('api', withFlags(args), io),
   },
   {
     path: ['worker'],

@@ -3,7 +3,7 @@
 // nor CI need the openssl binary.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import * as der from './der.js';
+import * as der from '../../tls/der.js';
 import { ipv6ToBytes } from './ip-text.js';
 
 export interface DevCertificate {

@@ -1,5 +1,6 @@
-// Minimal DER (ASN.1) encoder: just enough to build one X.509 certificate
-// without the openssl binary or a new dependency.
+// Minimal DER (ASN.1) encoder: just enough to build X.509 certificates (the webhook listener's
+// development certificate, the LAN HTTPS mode's local CA) without the openssl binary or a new
+// dependency: Node makes keys and signatures but not certificates.
 
 export type Der = Buffer;
 
@@ -19,8 +20,9 @@ export const set = (...items: Der[]): Der => tlv(0x31, Buffer.concat(items));
 export const octetString = (content: Buffer): Der => tlv(0x04, content);
 export const utf8String = (text: string): Der => tlv(0x0c, Buffer.from(text, 'utf8'));
 export const boolean = (value: boolean): Der => tlv(0x01, Buffer.from([value ? 0xff : 0x00]));
-/** A BIT STRING with no unused bits. */
-export const bitString = (content: Buffer): Der => tlv(0x03, Buffer.concat([Buffer.from([0]), content]));
+export const nullValue = (): Der => Buffer.from([0x05, 0x00]);
+/** A BIT STRING whose last byte ends with `unusedBits` padding bits (none by default). */
+export const bitString = (content: Buffer, unusedBits = 0): Der => tlv(0x03, Buffer.concat([Buffer.from([unusedBits]), content]));
 /** [n] EXPLICIT: a constructed context-specific wrapper. */
 export const explicit = (n: number, inner: Der): Der => tlv(0xa0 | n, inner);
 /** [n] IMPLICIT on a primitive type. */
@@ -53,4 +55,10 @@ export function utcTime(date: Date): Der {
   const iso = date.toISOString(); // 2025-01-31T12:34:56.789Z
   const text = `${iso.slice(2, 19).replace(/[-T:]/g, '')}Z`; // YYMMDDHHMMSSZ
   return tlv(0x17, Buffer.from(text, 'ascii'));
+}
+
+/** A certificate's validity time: UTCTime through 2049, GeneralizedTime after (RFC 5280 4.1.2.5). */
+export function validityTime(date: Date): Der {
+  if (date.getUTCFullYear() < 2050) return utcTime(date);
+  return tlv(0x18, Buffer.from(`${date.toISOString().slice(0, 19).replace(/[-T:]/g, '')}Z`, 'ascii'));
 }

@@ -1,0 +1,65 @@
+import type { Infrastructure } from '../context/infrastructure.js';
+import { publishDeviceSignals } from '../redis/device-signals.js';
+
+/**
+ * The events the app acts on (smsgate-mobile-protocol.md §4.2). Any other name it logs and
+ * ignores, so only these are ever sent.
+ */
+export type AppEventName = 'MessageEnqueued' | 'WebhooksUpdated' | 'SettingsUpdated' | 'MessageCancelled';
+
+export interface AppEvent {
+  event: AppEventName;
+  /** MessageCancelled: `{messageId}`; the others: none (sent as `null`, as the reference does). */
+  data?: Record<string, unknown> | null;
+}
+
+/** Published on the organization's device channel: the API process holding the phone's stream writes it. */
+export interface AppEventSignal {
+  type: 'app-event';
+  orgId: string;
+  /** null: every mobile phone of the organization. */
+  deviceId: string | null;
+  events: AppEvent[];
+  /** Written this many ms from now (a pull held back by pacing asks to be woken when it reopens). */
+  delayMs?: number;
+  origin?: string;
+}
+
+export type DeliverAppEvents = (signal: AppEventSignal) => void;
+
+interface LocalStreams {
+  origin: string;
+  deliver: DeliverAppEvents;
+}
+
+/** The event streams of each process (one context per process; tests run several). */
+const local = new WeakMap<Infrastructure, LocalStreams>();
+
+/** Called by the process holding event streams: events raised here reach them without Redis. */
+export function holdStreamsLocally(ctx: Infrastructure, origin: string, deliver: DeliverAppEvents): void {
+  local.set(ctx, { origin, deliver });
+}
+
+export function releaseStreamsLocally(ctx: Infrastructure): void {
+  local.delete(ctx);
+}
+
+/**
+ * Sends events to a mobile phone's open event streams (or, deviceId null, to every mobile phone
+ * of the organization), on whichever API process holds them: this one directly, the others
+ * through the organization's device channel. A phone with no stream open gets nothing: it
+ * syncs on its next connect (which also pulls), every 24 h, or on its 15-minute pull.
+ */
+export async function pushAppEvent(ctx: Infrastructure, target: { orgId: string; deviceId: string | null }, event: AppEvent | AppEvent[], opts: { delayMs?: number } = {}): Promise<void> {
+  const here = local.get(ctx);
+  const signal: AppEventSignal = {
+    type: 'app-event',
+    orgId: target.orgId,
+    deviceId: target.deviceId,
+    events: Array.isArray(event) ? event : [event],
+    ...(opts.delayMs ? { delayMs: Math.round(opts.delayMs) } : {}),
+    ...(here ? { origin: here.origin } : {}),
+  };
+  here?.deliver(signal);
+  await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
+}

@@ -1,0 +1,133 @@
+import type { HttpResponse } from '../http/uws.js';
+import type { AppDevice } from './authenticate-app.js';
+import type { AppEvent } from './app-events.js';
+
+/** Frames waiting while the phone does not read; past this the stream is closed (it reconnects and pulls). */
+const MAX_WAITING = 64;
+/** MessageEnqueued makes the phone pull: a burst of sends wakes it once per this window, not once per send. */
+const ENQUEUED_WINDOW_MS = 200;
+
+export const frameOf = (e: AppEvent): string => `event: ${e.event}\ndata: ${JSON.stringify(e.data ?? null)}\n\n`;
+export const KEEPALIVE_FRAME = ':keepalive\n\n';
+
+/**
+ * One open `GET /events` of a phone. Writes happen on the event loop only, each corked, and never
+ * after the client went away (uWS forbids touching a response after onAborted). Backpressure is
+ * respected: once uWS reports a write it could not pass on, frames wait here (bounded; repeated
+ * wake-ups merge into one) until onWritable says the phone reads again. A keepalive is skipped
+ * while the phone is not reading: it would only grow the buffer.
+ */
+export class AppStream {
+  closed = false;
+  private blocked = false;
+  private waiting: string[] = [];
+  private lastEnqueued = 0;
+  private enqueuedTimer: NodeJS.Timeout | null = null;
+  private delayedTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+  /** Settles when the open bookkeeping is done, with the socket generation it recorded. */
+  opened: Promise<number | null> = Promise.resolve(null);
+
+  constructor(
+    private readonly res: HttpResponse,
+    readonly device: AppDevice,
+    private readonly onClosed: (s: AppStream) => void,
+  ) {
+    res.onWritable(() => {
+      this.blocked = false;
+      const frames = this.waiting;
+      this.waiting = [];
+      for (const f of frames) if (!this.write(f)) break;
+      return true;
+    });
+  }
+
+  get deviceId(): string {
+    return this.device.deviceId;
+  }
+
+  send(event: AppEvent): void {
+    if (this.closed) return;
+    if (event.event === 'MessageEnqueued') return this.enqueued();
+    this.write(frameOf(event));
+  }
+
+  keepalive(): void {
+    if (!this.closed && !this.blocked) this.write(KEEPALIVE_FRAME);
+  }
+
+  /** The event later (a pacing window reopening): one timer per stream, the earliest wins. */
+  sendLater(event: AppEvent, delayMs: number): void {
+    if (this.closed) return;
+    const at = Date.now() + delayMs;
+    if (this.delayedTimer && this.delayedTimer.at <= at) return;
+    if (this.delayedTimer) clearTimeout(this.delayedTimer.timer);
+    const timer = setTimeout(() => {
+      this.delayedTimer = null;
+      this.send(event);
+    }, delayMs);
+    timer.unref();
+    this.delayedTimer = { at, timer };
+  }
+
+  private enqueued(): void {
+    const wait = this.lastEnqueued + ENQUEUED_WINDOW_MS - Date.now();
+    if (wait <= 0) {
+      this.lastEnqueued = Date.now();
+      this.write(frameOf({ event: 'MessageEnqueued' }));
+      return;
+    }
+    this.enqueuedTimer ??= setTimeout(() => {
+      this.enqueuedTimer = null;
+      if (!this.closed) this.enqueued();
+    }, wait);
+  }
+
+  /** False when the frame waits (or the stream closed). */
+  private write(frame: string): boolean {
+    if (this.closed) return false;
+    if (this.blocked) {
+      if (this.waiting.includes(frame)) return false;
+      if (this.waiting.length >= MAX_WAITING) {
+        this.drop();
+        return false;
+      }
+      this.waiting.push(frame);
+      return false;
+    }
+    let ok = true;
+    this.res.cork(() => {
+      ok = this.res.write(frame);
+    });
+    if (!ok) this.blocked = true;
+    return ok;
+  }
+
+  /** Ends the response (revoked, shutting down): the app sees the stream end. */
+  end(): void {
+    if (this.closed) return;
+    this.markClosed();
+    this.res.cork(() => this.res.end());
+  }
+
+  /**
+   * Closes the connection of a phone that stopped reading: ending the response would wait for it
+   * to read what is buffered, and the connection (kept alive) would hold it until an idle timeout.
+   */
+  private drop(): void {
+    if (this.closed) return;
+    this.markClosed();
+    this.res.close();
+  }
+
+  /** The client went away, or end() ran: nothing may touch the response any more. */
+  markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.waiting = [];
+    if (this.enqueuedTimer) clearTimeout(this.enqueuedTimer);
+    if (this.delayedTimer) clearTimeout(this.delayedTimer.timer);
+    this.enqueuedTimer = null;
+    this.delayedTimer = null;
+    this.onClosed(this);
+  }
+}
