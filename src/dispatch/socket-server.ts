@@ -45,6 +45,7 @@ const CLOSE_REVOKED = 4001;
 const CLOSE_REPLACED = 4000;
 /** The phone kept sending frames past its budget after being answered rate_limited. */
 export const CLOSE_FLOODING = 4029;
+const FLOOD_COOL_DOWN_MS = 10_000;
 
 /**
  * Phone sockets: authenticated on upgrade, one live session per device on this process, frames
@@ -120,6 +121,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     answers: session.answers,
   });
   const limited = limitedRequests(ctx);
+  /** Phones closed for flooding, until when their new sockets are refused (a reconnect costs Postgres writes). */
+  const cooling = new Map<string, number>();
   const budgetLimits = { ...FRAME_BUDGET_DEFAULTS, ratePerSecond: ctx.config.phoneFramesPerSecond, burst: ctx.config.phoneFrameBurst };
 
   app.ws<SocketData>(SOCKET_PATH, {
@@ -142,6 +145,9 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
         .authenticate(authorization)
         .then((principal) => {
           if (state.aborted || state.done) return;
+          const waitMs = (cooling.get(principal.deviceId) ?? 0) - Date.now();
+          if (waitMs > 0) throw errors.rateLimited('this phone was disconnected for flooding frames; reconnect later', waitMs / 1000);
+          cooling.delete(principal.deviceId);
           res.cork(() => res.upgrade<SocketData>({ principal, maxJobs }, key, protocol, extensions, context));
           state.done = true;
         })
@@ -164,6 +170,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
         },
         flooded: () => {
           ctx.log.warn({ deviceId: session.deviceId, orgId: session.principal.orgId }, 'phone socket closed: frames past its budget');
+          if (cooling.size > 10_000) for (const [id, until] of cooling) if (until < Date.now()) cooling.delete(id);
+          cooling.set(session.deviceId, Date.now() + FLOOD_COOL_DOWN_MS);
           session.end(CLOSE_FLOODING, 'too many frames past the budget');
         },
       });

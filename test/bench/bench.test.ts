@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages', 'scheduler'];
+const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages', 'scheduler', 'noisy-neighbour'];
 
 interface Run {
   code: number | null;
@@ -75,6 +75,8 @@ describe('npm run bench --quick (every scenario against a local server, small sc
       'scheduler.dueToQueued.p99',
       'scheduler.redisBytesPerWaitingBatch',
       'scheduler.indexBytesPerWaitingMessage',
+      'noisy-neighbour.sendRatio',
+      'noisy-neighbour.readRatio',
     ]) {
       expect(byKey.get(key), key).toBeDefined();
     }

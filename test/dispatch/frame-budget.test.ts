@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPhoneTestApp, pairTestPhone, sendMessages, type PhoneTestApp } from '../support/phones.js';
-import { RawPhoneSocket, type Frame } from '../support/raw-socket.js';
+import { RawPhoneSocket, upgradeRefusal, type Frame } from '../support/raw-socket.js';
 
 /**
  * One phone's frames go through a budget of its own (docs/device-protocol.md, "Frame budget"):
@@ -53,7 +53,7 @@ async function neighbour(during: Promise<unknown>) {
 describe('the frame budget', () => {
   it('answers a 20,000-heartbeat flood rate_limited, closes the socket with 4029, and another organization keeps its answers', async () => {
     const quiet = await neighbour(Promise.resolve());
-    const { socket } = await phone(app);
+    const { socket, token } = await phone(app);
     const flood = (async () => {
       for (let i = 0; i < 20_000; i++) socket.send(heartbeat(`f${i}`));
       return socket.closed;
@@ -61,6 +61,10 @@ describe('the frame budget', () => {
     const busy = await neighbour(flood);
     const closed = await flood;
     expect(closed.code).toBe(4029);
+    // Reconnecting at once is refused for a while: each new socket would cost Postgres writes.
+    const again = await upgradeRefusal(app.url, token);
+    expect(again.status).toBe(429);
+    expect(JSON.parse(again.body).error.message).toContain('disconnected for flooding');
     const limited = socket.frames.filter((f) => f.code === 'rate_limited');
     expect(limited.length).toBeGreaterThan(0);
     expect(limited.every((f) => typeof f.retryAfterMs === 'number' && (f.retryAfterMs as number) > 0)).toBe(true);
