@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDevCertificate } from '../../src/webhooks/delivery/dev-certificate.js';
+import { pairTestPhone } from '../support/phones.js';
+import { startClientRig, type ClientRig } from './rig.js';
+
+/**
+ * The Python client's suite (clients/python/tests, pytest) against a real Hafatra started here,
+ * with a simulated phone: this file prepares the server, the keys and the receiver's certificate,
+ * runs `python3 -m pytest` (HAFATRA_PYTHON names another interpreter) and fails when it does.
+ */
+const python = process.env.HAFATRA_PYTHON ?? 'python3';
+const clientDir = fileURLToPath(new URL('../../clients/python/', import.meta.url));
+let rig: ClientRig;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hafatra-python-'));
+  const { cert, key } = createDevCertificate();
+  await writeFile(join(dir, 'cert.pem'), cert);
+  await writeFile(join(dir, 'key.pem'), key);
+  rig = await startClientRig({ receiverCa: cert });
+  const readOnly = await rig.app.createKey(rig.orgId, ['messages:read']);
+  const rateLimited = await rig.app.createKey(rig.orgId, ['devices:read'], { ratePerSecond: 1, rateBurst: 1 });
+  const limitedOrg = await rig.app.createOrg({ dailyLimit: 1 });
+  await pairTestPhone(rig.app, limitedOrg.org.id);
+  env = {
+    HAFATRA_URL: rig.app.url,
+    HAFATRA_API_KEY: rig.key,
+    HAFATRA_READ_ONLY_KEY: readOnly.key,
+    HAFATRA_RATE_LIMITED_KEY: rateLimited.key,
+    HAFATRA_DAILY_LIMITED_KEY: limitedOrg.key,
+    HAFATRA_DEVICE_ID: rig.deviceId,
+    HAFATRA_RECEIVER_CERT: join(dir, 'cert.pem'),
+    HAFATRA_RECEIVER_KEY: join(dir, 'key.pem'),
+  };
+}, 60_000);
+afterAll(async () => {
+  await rig?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function run(command: string, args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: clientDir,
+      // No .pyc files or pytest cache left in the tree.
+      env: { ...process.env, ...extraEnv, PYTHONPATH: clientDir, PYTHONDONTWRITEBYTECODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+it('passes the Python suite: the whole cycle, 500 paged back, idempotent retries, Retry-After, typed errors', async () => {
+  const { code, output } = await run(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], env);
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/\b11 passed\b/);
+}, 180_000);
