@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { MCP_SCOPES } from '../../src/mcp/scopes.js';
+import { createMcpServer } from '../../src/mcp/server.js';
 import { eventually, pairTestPhone } from '../support/phones.js';
 import { startClientRig, type ClientRig } from './rig.js';
 
 /**
- * `hafatra mcp` as an agent meets it: the real command in its own process over stdio, driven by
- * the MCP SDK's own client, against a real Hafatra with a simulated phone, with a key holding
- * exactly the documented scopes.
+ * `hafatra mcp` as an agent meets it, driven by the MCP SDK's own client against a real Hafatra
+ * with a simulated phone, with a key holding exactly the documented scopes: the real command in
+ * its own process over stdio, and the same server in this process (an in-memory transport) for
+ * the rails and refusals, where coverage sees its code.
  */
 let rig: ClientRig;
 const agents: Client[] = [];
 
-async function agent(key: string, ...options: string[]): Promise<Client> {
+/** The real `hafatra mcp` process over stdio. */
+async function spawnedAgent(key: string, ...options: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', 'src/cli/entry.ts', 'mcp', '--url', rig.app.url, ...options],
@@ -26,6 +30,17 @@ async function agent(key: string, ...options: string[]): Promise<Client> {
   return client;
 }
 
+/** The same server in this process. */
+async function agent(key: string, rails: { dailyLimit?: number; confirmAbove?: number } = {}): Promise<Client> {
+  const server = createMcpServer({ url: rig.app.url, apiKey: key, dailyLimit: rails.dailyLimit ?? 100, confirmAbove: rails.confirmAbove ?? 10 });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'hafatra-test-agent', version: '1.0.0' });
+  await client.connect(clientSide);
+  agents.push(client);
+  return client;
+}
+
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: any };
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
   return (await client.callTool({ name, arguments: args })) as ToolResult;
@@ -33,12 +48,13 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 const text = (r: ToolResult) => r.content.map((c) => c.text ?? '').join('\n');
 
 let mcp: Client;
-let mcpKey: string;
+let local: Client;
 
 beforeAll(async () => {
   rig = await startClientRig();
-  mcpKey = (await rig.app.createKey(rig.orgId, MCP_SCOPES)).key;
-  mcp = await agent(mcpKey, '--daily-limit', '6', '--confirm-above', '3');
+  const { key } = await rig.app.createKey(rig.orgId, MCP_SCOPES);
+  mcp = await spawnedAgent(key, '--daily-limit', '6', '--confirm-above', '3');
+  local = await agent(key, { dailyLimit: 6, confirmAbove: 3 });
 }, 60_000);
 afterAll(async () => {
   for (const a of agents) await a.close();
@@ -75,39 +91,40 @@ describe('hafatra mcp', () => {
   });
 
   it('lists the phones with their health, and the received SMS and mobile-money records', async () => {
-    const phones = await call(mcp, 'list_phones');
+    const phones = await call(local, 'list_phones');
     expect(phones.structuredContent.phones).toEqual([expect.objectContaining({ id: rig.deviceId, connected: true, canSend: true, queueDepth: expect.any(Number) })]);
-    const received = await call(mcp, 'list_received_sms', { limit: 10 });
+    const received = await call(local, 'list_received_sms', { limit: 10 });
     expect(received.structuredContent).toEqual({ messages: [], nextCursor: null });
-    const money = await call(mcp, 'list_mobile_money', {});
+    const money = await call(local, 'list_mobile_money', {});
     expect(money.structuredContent).toMatchObject({ events: [], warning: expect.stringMatching(/Unverified/) });
   });
 
   it('refuses a send to an opted-out number, sending nothing, and says why', async () => {
     const admin = await rig.app.request('POST', '/v1/opt-outs', { key: rig.key, body: { number: '+261340000666', reason: 'STOP' } });
     expect(admin.status).toBe(201);
-    const refused = await call(mcp, 'send_sms', { to: ['+261340000502', '+261340000666'], body: 'Promo' });
+    const refused = await call(local, 'send_sms', { to: ['+261340000502', '+261340000666'], body: 'Promo' });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/Refused: \+261340000666 opted out.*Nothing was sent/);
-    const listed = await call(mcp, 'list_messages', { to: '+261340000502' });
+    const listed = await call(local, 'list_messages', { to: '+261340000502' });
     expect(listed.structuredContent.messages).toEqual([]);
   });
 
   it('asks for confirmation above the threshold, sends once confirmed, and refuses past its daily limit', async () => {
     const four = ['+261340000511', '+261340000512', '+261340000513', '+261340000514'];
-    const unconfirmed = await call(mcp, 'send_sms', { to: four, body: 'Meeting at 10' });
+    const unconfirmed = await call(local, 'send_sms', { to: four, body: 'Meeting at 10' });
     expect(unconfirmed.isError).toBe(true);
     expect(text(unconfirmed)).toMatch(/4 recipients, more than 3.*confirmRecipients: 4/);
-    const wrong = await call(mcp, 'send_sms', { to: four, body: 'Meeting at 10', confirmRecipients: 3 });
+    const wrong = await call(local, 'send_sms', { to: four, body: 'Meeting at 10', confirmRecipients: 3 });
     expect(text(wrong)).toMatch(/confirmRecipients is 3 but this send has 4/);
-    const confirmed = await call(mcp, 'send_sms', { to: four, body: 'Meeting at 10', confirmRecipients: 4 });
+    const confirmed = await call(local, 'send_sms', { to: four, body: 'Meeting at 10', confirmRecipients: 4 });
     expect(confirmed.isError, text(confirmed)).toBeFalsy();
     expect(confirmed.structuredContent.messages).toHaveLength(4);
-    // 1 + 4 of 6 used today: two more recipients are refused, one is still allowed.
-    const over = await call(mcp, 'send_sms', { to: ['+261340000521', '+261340000522'], body: 'More' });
+    // 4 of 6 used today (the refused sends took none): three more recipients are refused, two are still allowed.
+    const over = await call(local, 'send_sms', { to: ['+261340000521', '+261340000522', '+261340000523'], body: 'More' });
     expect(over.isError).toBe(true);
-    expect(text(over)).toMatch(/6 recipients per day.*1 remain today; this send has 2/);
-    expect((await call(mcp, 'send_sms', { to: '+261340000521', body: 'Last' })).isError).toBeFalsy();
+    expect(text(over)).toMatch(/6 recipients per day.*2 remain today; this send has 3/);
+    expect((await call(local, 'send_sms', { to: ['+261340000521', '+261340000522'], body: 'Last' })).isError).toBeFalsy();
+    expect(text(await call(local, 'send_sms', { to: '+261340000524', body: 'One more' }))).toMatch(/0 remain today/);
   });
 
   it("explains the organization's daily limit reached at the API, and a key without a needed scope", async () => {
