@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { MCP_SCOPES } from '../../src/mcp/scopes.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { eventually, pairTestPhone } from '../support/phones.js';
+import { runCliInProcess } from '../support/cli.js';
 import { startClientRig, type ClientRig } from './rig.js';
 
 /**
@@ -140,5 +141,15 @@ describe('hafatra mcp', () => {
     const phones = await call(narrow, 'list_phones');
     expect(phones.isError).toBe(true);
     expect(text(phones)).toContain(`it needs ${MCP_SCOPES.join(', ')}`);
+  });
+
+  it('refuses to start without a key, with a bad address or a bad limit, saying what to fix', async () => {
+    const noKey = await runCliInProcess(['mcp'], {});
+    expect(noKey).toMatchObject({ code: 2, stdout: '' });
+    expect(noKey.stderr).toContain(`set HAFATRA_API_KEY to an API key with the scopes ${MCP_SCOPES.join(', ')}`);
+    const badUrl = await runCliInProcess(['mcp', '--url', 'localhost:3000'], { HAFATRA_API_KEY: 'hfk_x' });
+    expect(badUrl).toMatchObject({ code: 2, stderr: expect.stringContaining('--url must be an http(s) address') });
+    const badLimit = await runCliInProcess(['mcp', '--daily-limit', '0'], { HAFATRA_API_KEY: 'hfk_x' });
+    expect(badLimit).toMatchObject({ code: 2, stderr: expect.stringContaining('--daily-limit must be an integer from 1 to 100000') });
   });
 });

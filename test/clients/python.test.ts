@@ -12,6 +12,8 @@ import { startClientRig, type ClientRig } from './rig.js';
  * The Python client's suite (clients/python/tests, pytest) against a real Hafatra started here,
  * with a simulated phone: this file prepares the server, the keys and the receiver's certificate,
  * runs `python3 -m pytest` (HAFATRA_PYTHON names another interpreter) and fails when it does.
+ * Debian's mypy then checks what py.typed promises: the package and its tests, strict, as
+ * Python 3.9 reads them.
  */
 const python = process.env.HAFATRA_PYTHON ?? 'python3';
 const clientDir = fileURLToPath(new URL('../../clients/python/', import.meta.url));
@@ -66,3 +68,9 @@ it('passes the Python suite: the whole cycle, 500 paged back, idempotent retries
   expect(code, output).toBe(0);
   expect(output).toMatch(/\b11 passed\b/);
 }, 180_000);
+
+it('type-checks under mypy --strict as Python 3.9 (what py.typed promises its users)', async () => {
+  const { code, output } = await run('mypy', ['--strict', '--python-version', '3.9', '--cache-dir', join(dir, 'mypy-cache'), 'hafatra', 'tests'], {});
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/^Success: no issues found/m);
+}, 120_000);

@@ -76,7 +76,8 @@ class Hafatra(Operations):
     def _delay(self, attempt: int, retry_after: Optional[float]) -> Optional[float]:
         if retry_after is not None:
             return None if retry_after > self.max_delay else retry_after
-        return min(self.max_delay, self.base_delay * 2 ** (attempt - 1) * (0.5 + random.random()))
+        backoff: float = self.base_delay * 2.0 ** (attempt - 1) * (0.5 + random.random())
+        return min(self.max_delay, backoff)
 
     def _call(
         self,

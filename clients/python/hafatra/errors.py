@@ -87,11 +87,15 @@ _BY_STATUS: Dict[int, Type[HafatraApiError]] = {
 def api_error(status: int, raw: bytes, retry_after: Optional[float]) -> HafatraApiError:
     """The typed error of an answer; a body that is not the API's error shape still gives one."""
     try:
-        error = json.loads(raw.decode("utf-8")).get("error") or {}
+        error: Any = json.loads(raw.decode("utf-8")).get("error") or {}
     except (ValueError, AttributeError, UnicodeDecodeError):
         error = {}
-    code = error.get("code") if isinstance(error.get("code"), str) else ("internal_error" if status >= 500 else "invalid_request")
-    message = error.get("message") if isinstance(error.get("message"), str) else f"HTTP {status}"
-    request_id = error.get("requestId") if isinstance(error.get("requestId"), str) else ""
+    def text(name: str, default: str) -> str:
+        value = error.get(name) if isinstance(error, dict) else None
+        return value if isinstance(value, str) else default
+
+    code = text("code", "internal_error" if status >= 500 else "invalid_request")
+    message = text("message", f"HTTP {status}")
+    request_id = text("requestId", "")
     cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else HafatraApiError)
     return cls(status, code, message, request_id, retry_after)
