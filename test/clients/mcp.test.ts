@@ -6,6 +6,7 @@ import { MCP_SCOPES } from '../../src/mcp/scopes.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { eventually, pairTestPhone } from '../support/phones.js';
 import { runCliInProcess } from '../support/cli.js';
+import { MOBILE_MONEY_SAMPLES } from '../../src/phone/sample-sms.js';
 import { startClientRig, type ClientRig } from './rig.js';
 
 /**
@@ -94,10 +95,19 @@ describe('hafatra mcp', () => {
   it('lists the phones with their health, and the received SMS and mobile-money records', async () => {
     const phones = await call(local, 'list_phones');
     expect(phones.structuredContent.phones).toEqual([expect.objectContaining({ id: rig.deviceId, connected: true, canSend: true, queueDepth: expect.any(Number) })]);
+    const payment = MOBILE_MONEY_SAMPLES[0]!;
+    await rig.receive(payment.from, payment.body);
     const received = await call(local, 'list_received_sms', { limit: 10 });
-    expect(received.structuredContent).toEqual({ messages: [], nextCursor: null });
-    const money = await call(local, 'list_mobile_money', {});
-    expect(money.structuredContent).toMatchObject({ events: [], warning: expect.stringMatching(/Unverified/) });
+    expect(received.structuredContent).toEqual({ messages: [expect.objectContaining({ from: payment.from, body: payment.body, deviceId: rig.deviceId })], nextCursor: null });
+    const money = await eventually(
+      async () => {
+        const listed = await call(local, 'list_mobile_money', {});
+        return listed.structuredContent?.events?.length === 1 && listed;
+      },
+      20_000,
+      'the mobile-money reading',
+    );
+    expect(money.structuredContent).toMatchObject({ warning: expect.stringMatching(/Unverified/), events: [{ verification: 'unverified', amountMinor: 5_130_000 }] });
   });
 
   it('refuses a send to an opted-out number, sending nothing, and says why', async () => {

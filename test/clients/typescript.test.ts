@@ -15,6 +15,7 @@ import {
 } from '../../clients/typescript/src/index.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
 import { eventually } from '../support/phones.js';
+import { MOBILE_MONEY_SAMPLES } from '../../src/phone/sample-sms.js';
 import { startClientRig, type ClientRig } from './rig.js';
 
 /**
@@ -83,6 +84,53 @@ describe('the whole cycle', () => {
     await expect(verifyWebhook(delivery.rawBody, delivery.headers, secret, { nowSeconds: t + 300 })).resolves.toMatchObject({ id: event.id });
     await expect(verifyWebhook(delivery.rawBody, {}, secret)).rejects.toThrow(/no Hafatra-Signature/);
     await expect(verifyWebhook(delivery.rawBody, { 'hafatra-signature': 't=abc,v1=00' }, secret)).rejects.toThrow(/malformed/);
+    await client.deleteWebhookEndpoint(endpoint.id);
+  });
+
+  it('pages received SMS, mobile-money records and the delivery log, and their webhooks verify into typed events', async () => {
+    const { endpoint, secret } = await client.createWebhookEndpoint({ url: receiver.url, eventTypes: ['incoming.received', 'mobile_money.detected'] });
+    const payment = MOBILE_MONEY_SAMPLES[0]!;
+    await rig.receive('+261341112233', 'Salama, see you at 10');
+    await rig.receive(payment.from, payment.body);
+    await rig.receive('+261341112244', 'Misaotra');
+    const incoming = [];
+    for await (const sms of client.iterIncoming({ limit: 1 })) incoming.push(sms);
+    expect(incoming.map((m) => m.body)).toEqual(['Misaotra', payment.body, 'Salama, see you at 10']);
+    expect((await client.getIncoming(incoming[1]!.id)).from).toBe(payment.from);
+
+    const money = await eventually(
+      async () => {
+        const all = [];
+        for await (const record of client.iterMobileMoney({ limit: 1 })) all.push(record);
+        return all.length > 0 && all;
+      },
+      20_000,
+      'the mobile-money reading',
+    );
+    expect(money).toEqual([expect.objectContaining({ incomingMessageId: incoming[1]!.id, verification: 'unverified', currency: 'MGA', amountMinor: 5_130_000 })]);
+    expect(await client.getMobileMoney(money[0]!.id)).toMatchObject({ id: money[0]!.id, direction: 'incoming' });
+
+    const detected = await eventually(() => receiver.requests.find((r) => r.headers['hafatra-event-type'] === 'mobile_money.detected'), 20_000, 'the mobile_money.detected webhook');
+    const event = await verifyWebhook(detected.rawBody, detected.headers, secret);
+    if (event.event !== 'mobile_money.detected') throw new Error(`expected mobile_money.detected, got ${event.event}`);
+    expect(event.data).toMatchObject({ id: money[0]!.id, verification: 'unverified' });
+    await eventually(() => receiver.requests.filter((r) => r.headers['hafatra-event-type'] === 'incoming.received').length === 3, 20_000, 'three incoming.received webhooks');
+    for (const r of receiver.requests.filter((q) => q.headers['hafatra-event-type'] === 'incoming.received')) {
+      const received = await verifyWebhook(r.rawBody, r.headers, secret);
+      if (received.event !== 'incoming.received') throw new Error('narrowing');
+      expect(incoming.map((m) => m.id)).toContain(received.data.id);
+    }
+
+    const log = await eventually(
+      async () => {
+        const all = [];
+        for await (const d of client.iterWebhookDeliveries(endpoint.id, { limit: 1 })) all.push(d);
+        return all.length === 4 && all.every((d) => d.status === 'delivered') && all;
+      },
+      20_000,
+      'four delivered deliveries in the log',
+    );
+    expect(new Set(log.map((d) => d.eventType))).toEqual(new Set(['incoming.received', 'mobile_money.detected']));
     await client.deleteWebhookEndpoint(endpoint.id);
   });
 

@@ -2,13 +2,16 @@
 (with a simulated phone that delivers every message). It passes the server and keys in env."""
 from __future__ import annotations
 
+import json
 import os
 import socket
 import ssl
 import threading
+import time
 import urllib.request
+from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 
@@ -24,7 +27,18 @@ def _env(name: str) -> str:
 
 @pytest.fixture(scope="session")
 def env() -> Dict[str, str]:
-    names = ["HAFATRA_URL", "HAFATRA_API_KEY", "HAFATRA_READ_ONLY_KEY", "HAFATRA_RATE_LIMITED_KEY", "HAFATRA_DAILY_LIMITED_KEY", "HAFATRA_DEVICE_ID", "HAFATRA_RECEIVER_CERT", "HAFATRA_RECEIVER_KEY"]
+    names = [
+        "HAFATRA_URL",
+        "HAFATRA_API_KEY",
+        "HAFATRA_READ_ONLY_KEY",
+        "HAFATRA_RATE_LIMITED_KEY",
+        "HAFATRA_DAILY_LIMITED_KEY",
+        "HAFATRA_DEVICE_ID",
+        "HAFATRA_DEVICE_TOKEN",
+        "HAFATRA_PAYMENT_SMS",
+        "HAFATRA_RECEIVER_CERT",
+        "HAFATRA_RECEIVER_KEY",
+    ]
     return {name: _env(name) for name in names}
 
 
@@ -109,6 +123,37 @@ def receiver(env: Dict[str, str]) -> Iterator[Receiver]:
     r = Receiver(env["HAFATRA_RECEIVER_CERT"], env["HAFATRA_RECEIVER_KEY"])
     yield r
     r.close()
+
+
+_received = 0
+
+
+def phone_receives(env: Dict[str, str], sender: str, body: str) -> None:
+    """The paired phone reports a received SMS, as the Android app does (POST /device/v1/incoming)."""
+    global _received
+    _received += 1
+    sms = {"clientId": f"py-{time.time()}-{_received}", "from": sender, "body": body, "receivedAt": datetime.now(timezone.utc).isoformat()}
+    request = urllib.request.Request(
+        env["HAFATRA_URL"] + "/device/v1/incoming",
+        data=json.dumps({"messages": [sms]}).encode(),
+        headers={"Authorization": f"Bearer {env['HAFATRA_DEVICE_TOKEN']}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        results = json.loads(response.read())["results"]
+    assert "error" not in results[0], results
+
+
+def eventually(check: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    """Reads until ``check`` gives a value (its result), pausing a little between reads."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
 
 
 @pytest.fixture

@@ -8,22 +8,25 @@ import hmac
 import json
 import time
 from datetime import datetime, timedelta, timezone
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import pytest
 
-from conftest import Receiver, Recorder
+from conftest import Receiver, Recorder, eventually, phone_receives
 from hafatra import (
     AuthenticationError,
     Hafatra,
     HafatraConnectionError,
     InvalidRequestError,
+    IncomingMessage,
     Message,
+    MobileMoneyEvent,
     NotFoundError,
     PermissionDeniedError,
     RateLimitedError,
     SendWindowRange,
     SendWindows,
+    WebhookDelivery,
     WebhookTestData,
     WebhookVerificationError,
     verify_webhook,
@@ -50,6 +53,34 @@ def test_whole_cycle_send_deliver_webhook(client: Hafatra, receiver: Receiver) -
     assert isinstance(event.data, Message)
     assert (event.data.status, event.data.to) == ("delivered", "+261340000001")
     assert receiver.refused == []
+    client.delete_webhook_endpoint(created.endpoint.id)
+
+
+def test_received_sms_mobile_money_and_the_delivery_log(env: Dict[str, str], client: Hafatra, receiver: Receiver) -> None:
+    created = client.create_webhook_endpoint(url=receiver.url, event_types=["incoming.received", "mobile_money.detected"])
+    receiver.secret = created.secret
+    payment = json.loads(env["HAFATRA_PAYMENT_SMS"])
+    phone_receives(env, "+261341112233", "Salama, see you at 10")
+    phone_receives(env, payment["from"], payment["body"])
+    incoming = list(client.iter_incoming(limit=1))
+    assert [m.body for m in incoming] == [payment["body"], "Salama, see you at 10"]
+    assert client.get_incoming(incoming[0].id).from_ == payment["from"]
+
+    money = eventually(lambda: list(client.iter_mobile_money(limit=1)), what="the mobile-money reading")
+    assert [(m.incoming_message_id, m.verification, m.currency, m.amount_minor) for m in money] == [(incoming[0].id, "unverified", "MGA", 5_130_000)]
+    assert client.get_mobile_money(money[0].id).direction == "incoming"
+
+    detected = receiver.wait_for(lambda e: e.event == "mobile_money.detected")
+    assert isinstance(detected.data, MobileMoneyEvent) and detected.data.id == money[0].id
+    received = receiver.wait_for(lambda e: e.event == "incoming.received" and e.data.id == incoming[1].id)
+    assert isinstance(received.data, IncomingMessage)
+
+    def delivered_log() -> Optional[List[WebhookDelivery]]:
+        deliveries = list(client.iter_webhook_deliveries(created.endpoint.id, limit=1))
+        return deliveries if len(deliveries) == 3 and all(d.status == "delivered" for d in deliveries) else None
+
+    log = eventually(delivered_log, what="three delivered deliveries in the log")
+    assert {d.event_type for d in log} == {"incoming.received", "mobile_money.detected"}
     client.delete_webhook_endpoint(created.endpoint.id)
 
 
