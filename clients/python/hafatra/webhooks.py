@@ -6,7 +6,7 @@ import hmac
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Optional, Protocol, Sequence, Tuple, Union
 
 from ._generated import IncomingMessage, Message, MobileMoneyEvent
 from .errors import WebhookVerificationError
@@ -43,7 +43,13 @@ def _typed(event: str, data: Dict[str, Any]) -> Any:
     return data
 
 
-def _header(headers: Mapping[str, Any], name: str) -> Optional[str]:
+class Headers(Protocol):
+    """Anything with ``items()``: a dict, http.server's ``self.headers``, a framework's headers."""
+
+    def items(self) -> Iterable[Tuple[str, Any]]: ...
+
+
+def _header(headers: Headers, name: str) -> Optional[str]:
     for key, value in headers.items():
         if key.lower() == name:
             return ",".join(value) if isinstance(value, (list, tuple)) else str(value)
@@ -52,7 +58,7 @@ def _header(headers: Mapping[str, Any], name: str) -> Optional[str]:
 
 def verify_webhook(
     raw_body: Union[bytes, str],
-    headers: Mapping[str, Any],
+    headers: Headers,
     secret: Union[str, Sequence[str]],
     *,
     tolerance: float = 300,
@@ -61,7 +67,7 @@ def verify_webhook(
     """Checks a delivery and returns its event.
 
     ``raw_body`` is the body exactly as received (never re-serialized JSON), ``headers`` the
-    request's (any mapping; names are matched without regard to case), ``secret`` the endpoint's
+    request's (anything with ``items()``; names are matched without regard to case), ``secret`` the endpoint's
     (``whsec_…``, used as text) or both secrets during a rotation. Raises
     WebhookVerificationError when the Hafatra-Signature header is missing or malformed, its time
     is more than ``tolerance`` seconds from ``now``, or no ``v1`` value matches (compared in
