@@ -8,7 +8,9 @@ const duration = (seconds: number) => (seconds >= 3600 ? `${Math.round(seconds /
 /** What a refused or failed call means, written for the agent: what happened and what to do next. */
 function explanation(error: unknown): string {
   if (error instanceof RailRefusal) return error.message;
-  if (error instanceof HafatraConnectionError) return `Hafatra could not be reached (${error.message}). Nothing is known to have been sent; tell the user the server is unreachable.`;
+  if (error instanceof HafatraConnectionError) {
+    return `Hafatra could not be reached (${error.message}): tell the user the server is unreachable. If this was a send, it may or may not have been made: check list_messages before sending again.`;
+  }
   if (!(error instanceof HafatraApiError)) throw error;
   const said = `Hafatra refused (${error.code}): ${error.message}.`;
   switch (error.code) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -33,8 +34,8 @@ async function spawnedAgent(key: string, ...options: string[]): Promise<Client> 
 }
 
 /** The same server in this process. */
-async function agent(key: string, rails: { dailyLimit?: number; confirmAbove?: number } = {}): Promise<Client> {
-  const server = createMcpServer({ url: rig.app.url, apiKey: key, dailyLimit: rails.dailyLimit ?? 100, confirmAbove: rails.confirmAbove ?? 10 });
+async function agent(key: string, rails: { dailyLimit?: number; confirmAbove?: number } = {}, url = rig.app.url): Promise<Client> {
+  const server = createMcpServer({ url, apiKey: key, dailyLimit: rails.dailyLimit ?? 100, confirmAbove: rails.confirmAbove ?? 10 });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'hafatra-test-agent', version: '1.0.0' });
@@ -151,6 +152,19 @@ describe('hafatra mcp', () => {
     const phones = await call(narrow, 'list_phones');
     expect(phones.isError).toBe(true);
     expect(text(phones)).toContain(`it needs ${MCP_SCOPES.join(', ')}`);
+  });
+
+  it('says when Hafatra cannot be reached, and that a send may have been made', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const offline = await agent('hfk_x', {}, `http://127.0.0.1:${port}`);
+    const phones = await call(offline, 'list_phones');
+    expect(phones.isError).toBe(true);
+    expect(text(phones)).toMatch(/could not be reached.*check list_messages before sending again/);
   });
 
   it('refuses to start without a key, with a bad address or a bad limit, saying what to fix', async () => {
