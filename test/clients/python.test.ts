@@ -62,7 +62,7 @@ function run(command: string, args: string[], extraEnv: Record<string, string>):
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
+    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new Error(`${command} is not installed: apt-get install python3 python3-pytest mypy (.ci/run does)`) : error));
     child.on('close', (code) => resolve({ code, output }));
   });
 }
