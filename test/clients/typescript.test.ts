@@ -9,6 +9,7 @@ import {
   NotFoundError,
   PermissionError,
   RateLimitedError,
+  ServerError,
   verifyWebhook,
   WebhookVerificationError,
   type WebhookEvent,
@@ -17,6 +18,7 @@ import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receive
 import { eventually } from '../support/phones.js';
 import { MOBILE_MONEY_SAMPLES } from '../../src/phone/sample-sms.js';
 import { startClientRig, type ClientRig } from './rig.js';
+import { startFlakyProxy } from './flaky-proxy.js';
 
 /**
  * The TypeScript client against a real Hafatra: a send delivered by a simulated phone, its
@@ -226,6 +228,27 @@ describe('errors and retries', () => {
     expect(recording.attempts.length).toBeGreaterThanOrEqual(3);
     // The server said Retry-After: 1 (at least), and the client waited for it.
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries a 503 after its Retry-After under the same Idempotency-Key, and never a 500 without one', async () => {
+    const proxy = await startFlakyProxy(rig.app.url);
+    try {
+      const c = new Hafatra({ baseUrl: proxy.url, apiKey: rig.key });
+      const started = Date.now();
+      const sent = await c.sendMessages({ to: '+261340000901', body: 'Through a busy proxy' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      const attempts = proxy.seen.filter((r) => r.path === '/v1/messages');
+      expect(attempts).toHaveLength(2);
+      expect(attempts[1]!.key).toBe(attempts[0]!.key);
+      expect((await client.listMessages({ to: '+261340000901' })).messages.map((m) => m.id)).toEqual([sent.messages[0]!.id]);
+
+      const error = await c.getMessage('msg_http500').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServerError);
+      expect(error).toMatchObject({ status: 500, code: 'internal_error', retryAfterSeconds: null });
+      expect(proxy.seen.filter((r) => r.path === '/v1/messages/msg_http500')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('throws a 429 at once when its Retry-After is beyond the bound (the daily limit), carrying the wait', async () => {

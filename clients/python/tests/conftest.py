@@ -29,6 +29,7 @@ def _env(name: str) -> str:
 def env() -> Dict[str, str]:
     names = [
         "HAFATRA_URL",
+        "HAFATRA_FLAKY_URL",
         "HAFATRA_API_KEY",
         "HAFATRA_READ_ONLY_KEY",
         "HAFATRA_RATE_LIMITED_KEY",

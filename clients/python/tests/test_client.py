@@ -24,6 +24,7 @@ from hafatra import (
     NotFoundError,
     PermissionDeniedError,
     RateLimitedError,
+    ServerError,
     SendWindowRange,
     SendWindows,
     WebhookDelivery,
@@ -182,6 +183,20 @@ def test_waits_out_a_429_for_its_retry_after(env: Dict[str, str]) -> None:
     c.list_devices()
     assert len(recorder.attempts) >= 3
     assert time.monotonic() - started >= 0.95
+
+
+def test_retries_a_503_after_its_retry_after_and_never_a_500_without_one(env: Dict[str, str], client: Hafatra) -> None:
+    recorder = Recorder()
+    c = Hafatra(env["HAFATRA_FLAKY_URL"], env["HAFATRA_API_KEY"], urlopen=recorder)
+    started = time.monotonic()
+    sent = c.send_messages(to="+261340000902", body="Through a busy proxy")
+    assert time.monotonic() - started >= 0.95
+    assert len(recorder.attempts) == 2 and recorder.attempts[0]["idempotency-key"] == recorder.attempts[1]["idempotency-key"]
+    assert [m.id for m in client.list_messages(to="+261340000902").messages] == [sent.messages[0].id]
+    with pytest.raises(ServerError) as caught:
+        c.get_message("msg_http500")
+    assert (caught.value.status, caught.value.code, caught.value.retry_after) == (500, "internal_error", None)
+    assert len(recorder.attempts) == 3
 
 
 def test_raises_a_429_at_once_when_retry_after_is_beyond_the_bound(env: Dict[str, str]) -> None:
