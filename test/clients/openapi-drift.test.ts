@@ -57,4 +57,12 @@ describe('the clients and the OpenAPI document', () => {
     delete removed.paths['/v1/opt-outs'];
     expect(() => generatedFiles(removed)).toThrow(/gone from the document: get \/v1\/opt-outs, post \/v1\/opt-outs/);
   });
+
+  it('carry the version of the server they were generated with', async () => {
+    const read = async (path: string) => readFile(new URL(path, root), 'utf8');
+    const version = JSON.parse(await read('package.json')).version;
+    expect(JSON.parse(await read('clients/typescript/package.json')).version).toBe(version);
+    expect(await read('clients/python/pyproject.toml')).toContain(`\nversion = "${version}"\n`);
+    expect(await read('clients/python/hafatra/client.py')).toContain(`\n__version__ = "${version}"\n`);
+  });
 });
