@@ -6,6 +6,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# `hafatra mcp` talks to the API through the TypeScript client.
+COPY clients/typescript/src ./clients/typescript/src
 COPY bench ./bench
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 

@@ -42,6 +42,13 @@ const ON_CLUSTER = [
   'test/workers/**',
 ].map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob));
 
+/**
+ * The TypeScript and Python clients and the MCP server, each against a real Hafatra with a
+ * simulated phone, and the check that they follow the OpenAPI document: the `clients` project
+ * (`npx vitest run --project clients`).
+ */
+const CLIENTS = ['test/clients/**/*.test.ts'];
+
 /** Files about the cluster itself (a master killed mid-run): the `cluster` project only. */
 const ON_CLUSTER_ONLY = ['test/redis-cluster/**/*.test.ts'];
 
@@ -77,7 +84,8 @@ export default defineConfig({
       thresholds: { lines: 91, statements: 88, functions: 88, branches: 79 },
     },
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...ON_CLUSTER_ONLY] } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...ON_CLUSTER_ONLY, ...CLIENTS] } },
+      { extends: true, test: { name: 'clients', include: CLIENTS } },
       { extends: true, test: { name: 'slow', include: SLOW } },
       { extends: true, test: { name: 'cluster', include: [...ON_CLUSTER, ...ON_CLUSTER_ONLY] } },
     ],

@@ -9,6 +9,7 @@ import { phoneSimCommands } from './phone-sim.js';
 import { memberCommands } from './member.js';
 import { optOutCommands } from './opt-out.js';
 import { messageCommands } from './message.js';
+import { mcpCommands } from './mcp.js';
 
 /** Every `hafatra` command; each domain adds its own list. */
 export const commands: Command[] = [
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   ...memberCommands,
   ...optOutCommands,
   ...messageCommands,
+  ...mcpCommands,
 ];
