@@ -1,0 +1,75 @@
+// `npm run bench:compare -- <git-rev> [--rounds N] [bench arguments …]`: builds <git-rev> in a
+// worktree of its own, then runs the bench on it and on this checkout alternately (base, this;
+// this, base; …), and prints each figure of both side by side: its ratio to the ceiling measured
+// in the same run where it has one (the machine's drift between runs cancels), else its value.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compareTable, type Run } from './report/compare-table.js';
+
+const USAGE = `npm run bench:compare -- <git-rev> [--rounds 2] [scenario …] [bench options]  (the revision first)
+
+Builds <git-rev> in a temporary worktree (kept in ${tmpdir()}/hafatra-compare-<sha> for the next
+comparison), then runs \`bench/run.ts\` with the same scenarios and options on that build and on
+this checkout, alternating, --rounds times each (default 2). Prints every figure of both: the
+ratio to its ceiling of the same run when it has one, else its value, and the change.`;
+
+function run(cmd: string, args: string[], cwd: string): void {
+  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, HAFATRA_BENCH_FROM_SOURCE: '' } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (exit ${r.status})`);
+}
+
+/** A checkout of `sha` with its dependencies installed and built, reused when already there. */
+function prepareBase(sha: string): string {
+  const dir = join(tmpdir(), `hafatra-compare-${sha.slice(0, 12)}`);
+  if (!existsSync(join(dir, '.git'))) execFileSync('git', ['worktree', 'add', '--detach', dir, sha], { stdio: 'inherit' });
+  if (!existsSync(join(dir, 'node_modules'))) {
+    const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+    if (ci.status !== 0) run('npm', ['install', '--no-save', '--no-audit', '--no-fund'], dir);
+  }
+  return dir;
+}
+
+/** One bench run in `dir`; the figures of its result JSON. */
+function benchOnce(dir: string, label: string, benchArgs: string[], out: string): Run {
+  const runOut = join(out, label);
+  mkdirSync(runOut, { recursive: true });
+  // The build of that checkout (npm run bench builds first too): its API runs from its dist/.
+  run('npm', ['run', 'build', '--silent'], dir);
+  run('npx', ['tsx', 'bench/run.ts', ...benchArgs, '--out', runOut], dir);
+  const file = readdirSync(runOut).find((n) => n.endsWith('.json'));
+  if (!file) throw new Error(`no result JSON in ${runOut}`);
+  const json = JSON.parse(readFileSync(join(runOut, file), 'utf8')) as { results: { figures: { key: string; label: string; value: number; unit: string; ratio?: number }[] }[] };
+  return { label, figures: json.results.flatMap((r) => r.figures) };
+}
+
+function main(argv: string[]): number {
+  const [rev, ...rest] = argv;
+  if (!rev || rev.startsWith('-')) {
+    console.log(USAGE);
+    return rev === '--help' || rev === '-h' ? 0 : 2;
+  }
+  // Everything after the revision goes to the bench as written, but --rounds.
+  const at = rest.findIndex((a) => a === '--rounds' || a.startsWith('--rounds='));
+  const roundsArg = at < 0 ? '2' : rest[at]!.includes('=') ? rest[at]!.split('=')[1]! : rest[at + 1];
+  const benchArgs = at < 0 ? rest : rest.filter((_, i) => i !== at && !(i === at + 1 && !rest[at]!.includes('=')));
+  const rounds = Number(roundsArg);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds: a whole number of at least 1');
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { encoding: 'utf8' }).trim();
+  const here = resolve('.');
+  const base = prepareBase(sha);
+  const out = join('bench', 'results', `compare-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const runs: { base: Run[]; current: Run[] } = { base: [], current: [] };
+  for (let round = 1; round <= rounds; round++) {
+    const order = round % 2 === 1 ? (['base', 'current'] as const) : (['current', 'base'] as const);
+    for (const which of order) runs[which].push(benchOnce(which === 'base' ? base : here, `${which}-${round}`, benchArgs, resolve(out)));
+  }
+  const table = compareTable(rev, runs.base, runs.current);
+  console.log(`\n${table}`);
+  writeFileSync(join(out, 'compare.md'), `${table}\n`);
+  console.log(`\n${join(out, 'compare.md')}`);
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));
