@@ -4,7 +4,8 @@ export interface Run {
   figures: { key: string; label: string; value: number; unit: string; ratio?: number }[];
 }
 
-const fmt = (n: number | undefined, asRatio: boolean) => (n === undefined || !Number.isFinite(n) ? '–' : asRatio ? `${(n * 100).toFixed(1)}%` : n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3));
+const fmt = (n: number | undefined, asRatio: boolean) =>
+  n === undefined || !Number.isFinite(n) ? '–' : asRatio ? `${(n * 100).toFixed(1)}%` : n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3);
 const mean = (xs: number[]) => (xs.length === 0 ? undefined : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 /**

@@ -2,13 +2,19 @@
  * The fault suite (issue 17): a deployment of real processes, as in production (its own Postgres
  * and Redis, `hafatra api` and `hafatra worker` children, phones on sockets, an HTTPS webhook
  * receiver), with faults injected while messages flow: kill -9 of the API and of the worker,
- * Postgres and Redis stopped and started, Redis flushed, an API killed for good under its phones. After
+ * Postgres and Redis stopped and started, Redis flushed, an API killed for good under its phones,
+ * a phone flooding frames beside an anonymous flood. After
  * each, the checks of checks.ts: every 202'd message durable and sent once, terminal with the
  * status its phone reported, idempotent retries answered, the daily counter equal to the rows,
  * every webhook event delivered at least once. Figures (seconds of unavailability, duplicates)
  * are printed as `[faults] {...}`; docs/operations.md quotes them.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { once } from 'node:events';
+import WebSocket from 'ws';
+import { createPairingCode } from '../../src/devices/pairing.js';
+import { insertOrganization } from '../../src/orgs/org-store.js';
+import { DeviceClient } from '../../src/phone/device-client.js';
 import { checkScenario, RECOVERY_DEADLINE_MS, type Verdict } from './checks.js';
 import { SEND_TIMING } from '../../src/messages/admission.js';
 import { RESERVATION_SWEEP_MS } from '../../src/messages/reservations.js';
@@ -212,3 +218,45 @@ it('an API killed for good under its phones: they read offline within the presen
   report(s, [{ name: "a dead API's phones read offline within the presence lease", ok: cleared === true, detail: JSON.stringify(last) }]);
   await s.fleet.close();
 }, 90_000);
+
+it('a phone flooding frames and an anonymous flood during flow: the flood is cut off, the rest answered, nothing lost or sent twice', async () => {
+  const { s, stopSending } = await flowing('floods');
+  // The flooding phone is another organization's: this one's sends must not notice it.
+  const other = await insertOrganization(topo.ctx.db, { name: `faults-flooder-${Date.now()}` });
+  const { code } = await createPairingCode(topo.ctx, other.id);
+  const flooder = await DeviceClient.pair(api.url, { code, name: 'Flooding phone', model: 'Simulator' });
+  const ws = new WebSocket(`${api.url.replace('http', 'ws')}/device/v1/socket`, { headers: { authorization: `Bearer ${flooder.token}` } });
+  await once(ws, 'open');
+  const closed = once(ws, 'close').then(([c]) => c as number);
+  const floodAt = Date.now();
+  for (let i = 0; i < 20_000; i++) ws.send(`{"type":"heartbeat","ref":"f${i}","defaultSmsApp":true}`);
+  // Beside it, 2,000 requests without a key, 100 at a time.
+  let anonymous5xx = 0;
+  for (let round = 0; round < 20; round++) {
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        fetch(`${api.url}/openapi.json`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
+    );
+    anonymous5xx += statuses.filter((st) => st >= 500 || st === 0).length;
+  }
+  const closeCode = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 30_000))]);
+  s.figures.floodClosedAfterSeconds = secondsSince(floodAt);
+  await stopSending();
+  const sendsDuring = s.sender.answersSince(floodAt);
+  const failed = sendsDuring.filter((a) => a.kind !== 'accepted' && !(a.kind === 'refused' && a.status === 429));
+  s.figures.sendsDuringFlood = sendsDuring.length;
+  const verdicts: Verdict[] = [
+    { name: 'the flooding phone is closed with 4029', ok: closeCode === 4029, detail: String(closeCode) },
+    { name: 'the API process survives the floods', ok: api.exit === undefined, detail: `${api.exit}: ${api.stderr.join('').slice(-600)}` },
+    { name: 'the anonymous flood gets answers, never a 5xx', ok: anonymous5xx === 0, detail: `${anonymous5xx} of 2,000` },
+    { name: "the organization's sends during the floods are all answered without a 5xx", ok: failed.length === 0, detail: JSON.stringify(failed.slice(0, 3)) },
+    ...(await checkScenario(topo, s)),
+  ];
+  report(s, verdicts);
+  ws.terminate();
+  await s.fleet.close();
+}, 150_000);
