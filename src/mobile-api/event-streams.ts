@@ -17,6 +17,10 @@ import { MOBILE_PREFIX, mobilePaths } from './mobile-route.js';
 
 /** The reference server's keepalive period; NATs and proxies drop quieter connections. */
 export const KEEPALIVE_MS = 15_000;
+/** Messages of an organization-wide signal each woken phone is counted on to take (its pacing's minute). */
+const SHARE_PER_WAKE = 25;
+/** How long the phones woken in turn have before the others are woken for what they left. */
+const BACKSTOP_MS = 500;
 
 export interface AppStreamsDeps {
   lease: PresenceLease;
@@ -66,16 +70,51 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
     }
   };
   const enqueued: AppEvent = { event: 'MessageEnqueued' };
-  const wake: WakePhones = (orgId, deviceId) => {
-    for (const s of streamsOf(orgId, deviceId)) s.send(enqueued);
+  let turn = 0;
+  const backstops = new Map<string, NodeJS.Timeout>();
+  /**
+   * Work for one phone wakes it. Work for the organization wakes, in turn, as many of its phones
+   * as it needs (a pull takes up to 100; a paced phone ~25 a minute): 200 phones pulling for each
+   * send cost 200 pulls where one does. Should those leave work queued (paced, resting), the
+   * others are woken a moment later.
+   */
+  const wake: WakePhones = (orgId, deviceId, count) => {
+    if (deviceId) {
+      for (const s of streamsOf(orgId, deviceId)) s.send(enqueued);
+      return;
+    }
+    const all = [...streamsOf(orgId, null)];
+    if (all.length === 0) return;
+    const woken = count === undefined ? all.length : Math.min(all.length, Math.ceil(count / SHARE_PER_WAKE));
+    const start = turn++ % all.length;
+    for (let i = 0; i < woken; i++) all[(start + i) % all.length]!.send(enqueued);
+    if (woken < all.length && !backstops.has(orgId)) {
+      const timer = setTimeout(() => {
+        backstops.delete(orgId);
+        ctx.redis
+          .zcard(ctx.keys.org(orgId).orgQueue())
+          .then((left) => {
+            if (left > 0) wake(orgId, null);
+          })
+          .catch((err: unknown) => ctx.log.warn({ err, orgId }, 'app phones not woken for what is left'));
+      }, BACKSTOP_MS);
+      timer.unref();
+      backstops.set(orgId, timer);
+    }
   };
   const workOrigin = ctx.dispatch.signals.holdPhonesLocally(wake);
-  holdStreamsLocally(ctx, origin, deliver);
+  const pulled = (deviceId: string): boolean => {
+    const set = byDevice.get(deviceId);
+    for (const s of set ?? []) s.pulled();
+    return set !== undefined;
+  };
+  holdStreamsLocally(ctx, { origin, deliver, pulled });
 
   subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; origin?: string };
-    if (signal.type === 'work' && signal.origin !== workOrigin) wake(signal.orgId, signal.deviceId);
+    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string };
+    if (signal.type === 'work' && signal.origin !== workOrigin) wake(signal.orgId, signal.deviceId, signal.count);
     else if (signal.type === 'app-event' && signal.origin !== origin) deliver(signal as AppEventSignal);
+    else if (signal.type === 'app-pulled' && signal.deviceId) pulled(signal.deviceId);
     else if (signal.type === 'revoked' && signal.deviceId) for (const s of [...streamsOf(signal.orgId, signal.deviceId)]) s.end();
   }).catch((err: unknown) => ctx.log.warn({ err }, 'app stream signal subscription failed'));
   // Signals missed while the subscriber reconnected: every phone pulls once and finds its work.
@@ -160,6 +199,7 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
     count: () => [...byDevice.values()].reduce((n, set) => n + set.size, 0),
     async close() {
       clearInterval(keepalive);
+      for (const timer of backstops.values()) clearTimeout(timer);
       ctx.dispatch.signals.releasePhonesLocally(wake);
       releaseStreamsLocally(ctx);
       for (const set of [...byDevice.values()]) for (const s of [...set]) s.end();
