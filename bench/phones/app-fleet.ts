@@ -12,8 +12,8 @@ import { nowMs } from '../lib/stats.js';
 export interface AppFleet {
   connected: number;
   failed: number;
-  /** Every MessageEnqueued's arrival, all phones of the fleet, in arrival order. */
-  enqueuedAt: number[];
+  /** Every MessageEnqueued's arrival, by phone, in arrival order. */
+  enqueuedAt: Map<string, number[]>;
   pulledAt: Map<string, number>;
   deliveredAt: Map<string, number>;
   problems: string[];
@@ -60,7 +60,7 @@ export async function startAppFleet(opts: { baseUrl: string; phones: PhoneCreden
   const base = `${opts.baseUrl}/mobile/v1`;
   // Keep-alive connections shared by the fleet's calls (a phone's own pulls and reports are few at a time).
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const fleet: AppFleet = { connected: 0, failed: 0, enqueuedAt: [], pulledAt: new Map(), deliveredAt: new Map(), problems: [], stop: async () => {} };
+  const fleet: AppFleet = { connected: 0, failed: 0, enqueuedAt: new Map(), pulledAt: new Map(), deliveredAt: new Map(), problems: [], stop: async () => {} };
   const streams: http.ClientRequest[] = [];
   const problem = (p: string) => {
     if (fleet.problems.length < 5) fleet.problems.push(p);
@@ -69,6 +69,8 @@ export async function startAppFleet(opts: { baseUrl: string; phones: PhoneCreden
   const phone = (cred: PhoneCredential) => {
     let pulling = false;
     let again = false;
+    const wakes: number[] = [];
+    fleet.enqueuedAt.set(cred.deviceId, wakes);
     const send = async (item: Item) => {
       const to = item.phoneNumbers[0]!;
       const states: Record<string, string> = { Pending: new Date().toISOString() };
@@ -125,7 +127,7 @@ export async function startAppFleet(opts: { baseUrl: string; phones: PhoneCreden
             const frame = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
             if (frame.includes('event: MessageEnqueued')) {
-              fleet.enqueuedAt.push(nowMs());
+              wakes.push(nowMs());
               void pull();
             }
             cut = buffer.indexOf('\n\n');

@@ -14,9 +14,9 @@ const LATENCY_GOAL_MS = 50;
 const WARMUP_MESSAGES = 2_000;
 const BODY = 'Hafatra bench: your code is 482913.';
 
-async function post(baseUrl: string, key: string, count: number, offset: number): Promise<{ ids: string[]; sentAt: number; acceptedAt: number } | string> {
+async function post(baseUrl: string, key: string, count: number, offset: number, deviceId?: string): Promise<{ ids: string[]; sentAt: number; acceptedAt: number } | string> {
   const sentAt = nowMs();
-  const r = await api<{ messages: Array<{ id: string }> }>(baseUrl, key, 'POST', '/v1/messages', { to: recipients(count, offset), body: BODY });
+  const r = await api<{ messages: Array<{ id: string }> }>(baseUrl, key, 'POST', '/v1/messages', { to: recipients(count, offset), body: BODY, ...(deviceId ? { deviceId } : {}) });
   const acceptedAt = nowMs();
   if (r.status !== 202) return `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
   return { ids: r.body.messages.map((m) => m.id), sentAt, acceptedAt };
@@ -55,13 +55,14 @@ async function maxLoad(baseUrl: string, group: PhoneGroup, fleet: AppFleet, tota
 }
 
 /**
- * POSTs of LATENCY_BATCH at `rate`: per POST, the first MessageEnqueued reaching any phone after
- * the POST left, less the 202's arrival (negative when the push beats the HTTP answer); per
- * message, its first appearance in a pull, less the 202's arrival.
+ * POSTs of LATENCY_BATCH at `rate`, each to one phone in turn (`deviceId`), so that a phone's
+ * MessageEnqueued is that POST's: per POST, the first MessageEnqueued reaching its phone after the
+ * POST left, less the 202's arrival (negative when the push beats the HTTP answer); per message,
+ * its first appearance in a pull, less the 202's arrival.
  */
 async function paced(baseUrl: string, group: PhoneGroup, fleet: AppFleet, rate: number, seconds: number, offset: number) {
   const intervalMs = (LATENCY_BATCH / rate) * 1000;
-  const posted: { ids: string[]; sentAt: number; acceptedAt: number }[] = [];
+  const posted: { ids: string[]; sentAt: number; acceptedAt: number; deviceId: string }[] = [];
   const started = Date.now();
   const inflight: Promise<void>[] = [];
   let i = 0;
@@ -69,9 +70,10 @@ async function paced(baseUrl: string, group: PhoneGroup, fleet: AppFleet, rate: 
     const due = started + i * intervalMs;
     if (due > Date.now()) await sleep(due - Date.now());
     const n = i++;
+    const deviceId = group.phones[n % group.phones.length]!.deviceId;
     inflight.push(
-      post(baseUrl, group.key, LATENCY_BATCH, offset + n * LATENCY_BATCH).then((r) => {
-        if (typeof r !== 'string') posted.push(r);
+      post(baseUrl, group.key, LATENCY_BATCH, offset + n * LATENCY_BATCH, deviceId).then((r) => {
+        if (typeof r !== 'string') posted.push({ ...r, deviceId });
       }),
     );
     status(`app-fleet paced ${bar((Date.now() - started) / (seconds * 1000))} ${rate} msg/s`);
@@ -79,9 +81,8 @@ async function paced(baseUrl: string, group: PhoneGroup, fleet: AppFleet, rate: 
   await Promise.all(inflight);
   const ids = posted.flatMap((p) => p.ids);
   await waitFor(() => ids.filter((id) => fleet.pulledAt.has(id)).length, ids.length, 15_000, 'app-fleet paced: pulled');
-  const wakes = [...fleet.enqueuedAt].sort((a, b) => a - b);
   const enqueued = posted.flatMap((p) => {
-    const first = wakes.find((t) => t >= p.sentAt);
+    const first = fleet.enqueuedAt.get(p.deviceId)?.find((t) => t >= p.sentAt);
     return first === undefined ? [] : [first - p.acceptedAt];
   });
   const pulled = posted.flatMap((p) => p.ids.flatMap((id) => (fleet.pulledAt.has(id) ? [fleet.pulledAt.get(id)! - p.acceptedAt] : [])));
@@ -94,7 +95,7 @@ export const appFleet: Scenario = {
     `One organization of ${PHONES} phones speaking SMS Gateway for Android's mobile API (pacing raised), emulated in the bench process: ` +
     'each holds an event stream, pulls (GET /message) on MessageEnqueued and reports every job Processed, Sent and Delivered with one PATCH each. ' +
     `After ${WARMUP_MESSAGES.toLocaleString('en')} messages not counted, max load: messages POSTed by 4 loops of 500 recipients; throughput = delivered ÷ (last delivered − first POST). ` +
-    `Then ${PACED_RATE.toLocaleString('en')} msg/s in POSTs of ${LATENCY_BATCH}: latency = the first MessageEnqueued reaching a phone after the POST left − the 202 reaching the client, ` +
+    `Then ${PACED_RATE.toLocaleString('en')} msg/s in POSTs of ${LATENCY_BATCH}, each for one phone in turn: latency = the first MessageEnqueued reaching that phone after the POST left − the 202 reaching the client, ` +
     'and, per message, its first pull − the 202.',
   async run({ target, settings }) {
     if (!target.appPhoneGroups) throw new Error('not available yet: app phones are made on the local server only');
