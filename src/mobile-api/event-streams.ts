@@ -49,6 +49,7 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
   const origin = randomBytes(8).toString('hex');
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-app-streams', subscriber: true });
 
+  const countStreams = () => [...byDevice.values()].reduce((n, set) => n + set.size, 0);
   const streamsOf = (orgId: string, deviceId: string | null): Iterable<AppStream> => (deviceId ? (byDevice.get(deviceId) ?? []) : (byOrg.get(orgId) ?? []));
   const add = <K>(map: Map<K, Set<AppStream>>, key: K, s: AppStream) => {
     let set = map.get(key);
@@ -103,6 +104,9 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
     }
   };
   const workOrigin = ctx.dispatch.signals.holdPhonesLocally(wake);
+  // An app phone's stream is its socket: the gauge (and the "no phone connected" alert) count it.
+  const sockets = ctx.metrics.sources.phones;
+  ctx.metrics.sources.phones = () => (sockets?.() ?? 0) + countStreams();
   const pulled = (deviceId: string): boolean => {
     const set = byDevice.get(deviceId);
     for (const s of set ?? []) s.pulled();
@@ -196,7 +200,7 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
     *held() {
       for (const set of byDevice.values()) yield* set;
     },
-    count: () => [...byDevice.values()].reduce((n, set) => n + set.size, 0),
+    count: countStreams,
     async close() {
       clearInterval(keepalive);
       for (const timer of backstops.values()) clearTimeout(timer);
