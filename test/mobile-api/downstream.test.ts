@@ -32,3 +32,21 @@ it("writes the organization's webhook events for an app phone's reports, as for 
     .toEqual(['message.delivered', 'message.sent']);
   phone.disconnect();
 });
+
+it("keeps an app phone's jobs inside its send windows, and wakes it when they open", async () => {
+  const { org, key } = await env.app.createOrg();
+  const phone = await startedPhone(env.app, org.id, { autopilot: true });
+  // A one-hour window eleven or twelve hours from now: closed.
+  const hour = Math.min((new Date().getUTCHours() + 12) % 24, 22);
+  const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
+  const closed = { timeZone: 'UTC', ranges: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], from: hh(hour), to: hh(hour + 1) }] };
+  const put = await env.app.request('PUT', `/v1/devices/${phone.id}/send-windows`, { key, body: { sendWindows: closed } });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  const [id] = await sendMessages(env.app, key, 1);
+  expect(await phone.pull()).toEqual([]);
+  expect((await env.app.ctx.db.query('SELECT status FROM messages WHERE id = $1', [id])).rows[0].status).toBe('queued');
+  // Windows lifted: the phone is told, pulls and sends.
+  expect((await env.app.request('PUT', `/v1/devices/${phone.id}/send-windows`, { key, body: { sendWindows: null } })).status).toBe(200);
+  await expect.poll(async () => (await env.app.ctx.db.query('SELECT status FROM messages WHERE id = $1', [id])).rows[0].status).toBe('delivered');
+  phone.disconnect();
+});
