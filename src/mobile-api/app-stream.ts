@@ -38,9 +38,9 @@ export class AppStream {
   ) {
     res.onWritable(() => {
       this.blocked = false;
-      const frames = this.waiting;
-      this.waiting = [];
-      for (const f of frames) if (!this.write(f)) break;
+      // Each frame goes to uWS, which keeps what the kernel did not take; once it reports
+      // backpressure again the rest keep waiting for the next call.
+      while (this.waiting.length > 0 && !this.blocked && !this.closed) this.write(this.waiting.shift()!);
       return true;
     });
   }
