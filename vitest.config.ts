@@ -28,6 +28,7 @@ const ON_CLUSTER = [
   'test/dispatch/claim.test.ts',
   'test/dispatch/claim-recovery.test.ts',
   'test/dispatch/two-processes.test.ts',
+  'test/mobile-api/two-processes.test.ts',
   'test/dispatch/withdrawal.test.ts',
   'test/dispatch/lifecycle.test.ts',
   'test/dispatch-queue/**',

@@ -1,6 +1,7 @@
 import { bulkSend } from './bulk-send.js';
 import { ceilings } from './ceilings.js';
 import { fleet } from './fleet.js';
+import { appFleet } from './app-fleet.js';
 import { fleetChaos } from './fleet-chaos.js';
 import { noisyNeighbour } from './noisy-neighbour.js';
 import { parse } from './parse.js';
@@ -12,4 +13,4 @@ import { sockets } from './sockets.js';
 import { webhooks } from './webhooks.js';
 
 /** Every scenario, in run order: ceilings first so they are measured on the same warm machine. */
-export const scenarios: Scenario[] = [ceilings, bulkSend, read, fleet, fleetChaos, sockets, webhooks, parse, dashboardPages, scheduler, noisyNeighbour];
+export const scenarios: Scenario[] = [ceilings, bulkSend, read, fleet, appFleet, fleetChaos, sockets, webhooks, parse, dashboardPages, scheduler, noisyNeighbour];

@@ -32,12 +32,14 @@ export async function createTenantOrg(ctx: AppContext): Promise<{ orgId: string;
  * time would measure pairing, not the scenario), each with a device token and raised pacing.
  * Their dispatch state is mirrored to Redis as pairing does, unless there are too many to matter.
  */
-export async function insertPhones(ctx: AppContext, orgId: string, count: number): Promise<PhoneCredential[]> {
+export async function insertPhones(ctx: AppContext, orgId: string, count: number, door: 'device' | 'mobile' = 'device'): Promise<PhoneCredential[]> {
   const phones = Array.from({ length: count }, () => ({ deviceId: newId('device'), ...newDeviceToken() }));
+  // A mobile phone is one SMS Gateway for Android 1.68.0 registered (src/mobile-api/).
   await ctx.db.query(
-    `INSERT INTO devices (id, org_id, name, token_hash, pacing_per_minute)
-     SELECT id, $2, 'Bench phone', hash, $3 FROM unnest($1::text[], $4::bytea[]) AS t(id, hash)`,
-    [phones.map((p) => p.deviceId), orgId, PACING_PER_MINUTE, phones.map((p) => p.hash)],
+    `INSERT INTO devices (id, org_id, name, token_hash, pacing_per_minute, protocol, confirms_cancellation, app_version)
+     SELECT id, $2, 'Bench phone', hash, $3, $5, $5 = 'mobile', CASE WHEN $5 = 'mobile' THEN 'SMS Gateway for Android 1.68.0' END
+     FROM unnest($1::text[], $4::bytea[]) AS t(id, hash)`,
+    [phones.map((p) => p.deviceId), orgId, PACING_PER_MINUTE, phones.map((p) => p.hash), door],
   );
   if (count <= 200) for (const p of phones) await syncDeviceState(ctx, p.deviceId);
   return phones.map(({ deviceId, token }) => ({ deviceId, token }));
@@ -53,11 +55,11 @@ export async function createTenants(ctx: AppContext, count: number): Promise<Ten
   return tenants;
 }
 
-export async function createPhoneGroups(ctx: AppContext, orgs: number, perOrg: number): Promise<PhoneGroup[]> {
+export async function createPhoneGroups(ctx: AppContext, orgs: number, perOrg: number, door: 'device' | 'mobile' = 'device'): Promise<PhoneGroup[]> {
   const groups: PhoneGroup[] = [];
   for (let i = 0; i < orgs; i += 1) {
     const t = await createTenantOrg(ctx);
-    groups.push({ key: t.key, phones: await insertPhones(ctx, t.orgId, perOrg) });
+    groups.push({ key: t.key, phones: await insertPhones(ctx, t.orgId, perOrg, door) });
   }
   return groups;
 }

@@ -89,6 +89,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
       ...(stored ? { stored } : {}),
       tenants: (count) => createTenants(ctx, count),
       phoneGroups: (orgs, perOrg) => createPhoneGroups(ctx, orgs, perOrg),
+      appPhoneGroups: (orgs, perOrg) => createPhoneGroups(ctx, orgs, perOrg, 'mobile'),
       close,
     };
   } catch (err) {

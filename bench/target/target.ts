@@ -36,6 +36,8 @@ export interface Target {
   tenants(count: number): Promise<Tenant[]>;
   /** `orgs` organizations with `perOrg` phones each, pacing raised (remote: --device-tokens). */
   phoneGroups(orgs: number, perOrg: number): Promise<PhoneGroup[]>;
+  /** The same, as phones of SMS Gateway for Android (the mobile API); local only. */
+  appPhoneGroups?(orgs: number, perOrg: number): Promise<PhoneGroup[]>;
   /** The API process, for its resident memory (local only). */
   apiPid?: number;
   /** Direct access for the ceilings (local only). */

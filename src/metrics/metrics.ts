@@ -36,7 +36,7 @@ export function createMetrics(): Metrics {
   new Gauge({
     ...on,
     name: 'hafatra_phones_connected',
-    help: 'Phone sockets open on this process.',
+    help: 'Phone sockets open on this process, SMS Gateway for Android event streams included.',
     collect() {
       this.set(sources.phones?.() ?? 0);
     },

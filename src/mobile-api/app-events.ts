@@ -25,19 +25,28 @@ export interface AppEventSignal {
   origin?: string;
 }
 
+/** Published when a phone pulled on a process that does not hold its stream. */
+export interface AppPulledSignal {
+  type: 'app-pulled';
+  orgId: string;
+  deviceId: string;
+}
+
 export type DeliverAppEvents = (signal: AppEventSignal) => void;
 
 interface LocalStreams {
   origin: string;
   deliver: DeliverAppEvents;
+  /** Tells this process's streams of the device that it pulled; false when it holds none. */
+  pulled(deviceId: string): boolean;
 }
 
 /** The event streams of each process (one context per process; tests run several). */
 const local = new WeakMap<Infrastructure, LocalStreams>();
 
 /** Called by the process holding event streams: events raised here reach them without Redis. */
-export function holdStreamsLocally(ctx: Infrastructure, origin: string, deliver: DeliverAppEvents): void {
-  local.set(ctx, { origin, deliver });
+export function holdStreamsLocally(ctx: Infrastructure, streams: LocalStreams): void {
+  local.set(ctx, streams);
 }
 
 export function releaseStreamsLocally(ctx: Infrastructure): void {
@@ -61,5 +70,15 @@ export async function pushAppEvent(ctx: Infrastructure, target: { orgId: string;
     ...(here ? { origin: here.origin } : {}),
   };
   here?.deliver(signal);
+  await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
+}
+
+/**
+ * The phone pulled: its stream may be woken again (app-stream.ts, one MessageEnqueued per pull).
+ * Told directly when this process holds the stream, else through the device channel.
+ */
+export async function notePulled(ctx: Infrastructure, device: { orgId: string; deviceId: string }): Promise<void> {
+  if (local.get(ctx)?.pulled(device.deviceId)) return;
+  const signal: AppPulledSignal = { type: 'app-pulled', orgId: device.orgId, deviceId: device.deviceId };
   await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
 }

@@ -4,8 +4,12 @@ import type { AppEvent } from './app-events.js';
 
 /** Frames waiting while the phone does not read; past this the stream is closed (it reconnects and pulls). */
 const MAX_WAITING = 64;
-/** MessageEnqueued makes the phone pull: a burst of sends wakes it once per this window, not once per send. */
-const ENQUEUED_WINDOW_MS = 200;
+/**
+ * MessageEnqueued makes the phone pull. One is outstanding at a time: the next waits until the
+ * phone pulled (any work queued meanwhile is in that pull or in the next), or this long at most,
+ * should that pull never come or its news be lost.
+ */
+export const PULL_WAIT_MS = 1_000;
 
 export const frameOf = (e: AppEvent): string => `event: ${e.event}\ndata: ${JSON.stringify(e.data ?? null)}\n\n`;
 export const KEEPALIVE_FRAME = ':keepalive\n\n';
@@ -21,8 +25,8 @@ export class AppStream {
   closed = false;
   private blocked = false;
   private waiting: string[] = [];
-  private lastEnqueued = 0;
-  private enqueuedTimer: NodeJS.Timeout | null = null;
+  private awaitingPull: NodeJS.Timeout | null = null;
+  private enqueuedPending = false;
   private delayedTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   /** Settles when the open bookkeeping is done, with the socket generation it recorded. */
   opened: Promise<number | null> = Promise.resolve(null);
@@ -34,9 +38,9 @@ export class AppStream {
   ) {
     res.onWritable(() => {
       this.blocked = false;
-      const frames = this.waiting;
-      this.waiting = [];
-      for (const f of frames) if (!this.write(f)) break;
+      // Each frame goes to uWS, which keeps what the kernel did not take; once it reports
+      // backpressure again the rest keep waiting for the next call.
+      while (this.waiting.length > 0 && !this.blocked && !this.closed) this.write(this.waiting.shift()!);
       return true;
     });
   }
@@ -69,17 +73,25 @@ export class AppStream {
     this.delayedTimer = { at, timer };
   }
 
+  /** A burst of sends wakes the phone once per pull, not once per send, and never later than at once when it is idle. */
   private enqueued(): void {
-    const wait = this.lastEnqueued + ENQUEUED_WINDOW_MS - Date.now();
-    if (wait <= 0) {
-      this.lastEnqueued = Date.now();
-      this.write(frameOf({ event: 'MessageEnqueued' }));
+    if (this.awaitingPull) {
+      this.enqueuedPending = true;
       return;
     }
-    this.enqueuedTimer ??= setTimeout(() => {
-      this.enqueuedTimer = null;
-      if (!this.closed) this.enqueued();
-    }, wait);
+    this.write(frameOf({ event: 'MessageEnqueued' }));
+    this.awaitingPull = setTimeout(() => this.pulled(), PULL_WAIT_MS);
+    this.awaitingPull.unref();
+  }
+
+  /** The phone pulled (GET /message, on any API process): a wake-up held back meanwhile goes now. */
+  pulled(): void {
+    if (this.awaitingPull) clearTimeout(this.awaitingPull);
+    this.awaitingPull = null;
+    if (this.enqueuedPending && !this.closed) {
+      this.enqueuedPending = false;
+      this.enqueued();
+    }
   }
 
   /** False when the frame waits (or the stream closed). */
@@ -124,9 +136,9 @@ export class AppStream {
     if (this.closed) return;
     this.closed = true;
     this.waiting = [];
-    if (this.enqueuedTimer) clearTimeout(this.enqueuedTimer);
+    if (this.awaitingPull) clearTimeout(this.awaitingPull);
     if (this.delayedTimer) clearTimeout(this.delayedTimer.timer);
-    this.enqueuedTimer = null;
+    this.awaitingPull = null;
     this.delayedTimer = null;
     this.onClosed(this);
   }

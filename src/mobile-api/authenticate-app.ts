@@ -3,6 +3,7 @@ import type { DevicePrincipal } from '../auth/principal.js';
 import { errors } from '../errors/errors.js';
 import { deviceTokenHash } from '../devices/device-token.js';
 import { versionOfLabel, type AppVersion } from './app-version.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
 
 /** A phone of the mobile API, as every call after registration sees it. */
 export interface AppDevice extends DevicePrincipal {
@@ -23,26 +24,43 @@ export const appUnauthorized = () => errors.unauthorized('missing, unknown or re
 /** A busy phone does not rewrite its row on each call: last_seen_at moves at most this often. */
 const SEEN_RESOLUTION_SECONDS = 10;
 
+/** One process's lookups, batched: a fleet pulling and reporting at once costs a statement a turn. */
+const lookups = new WeakMap<AppContext, TickBatcher<Buffer, AppDevice | undefined>>();
+
 /**
  * `Authorization: Bearer <device token>` → the mobile phone it belongs to, or 401. Read from
  * Postgres on every call, as for native phones (src/devices/authenticate-device.ts): a revoke is
  * seen by the very next call on every process. A native phone's token is refused here: the two
  * protocols hand out jobs under different rules. The same statement marks the phone as seen,
- * which keeps it online while it calls.
+ * which keeps it online while it calls. The calls of one event-loop turn share the statement.
  */
 export async function authenticateAppDevice(ctx: AppContext, headers: AppHeaders): Promise<AppDevice> {
   const hash = deviceTokenHash(headers.authorization);
   if (!hash) throw appUnauthorized();
+  let batcher = lookups.get(ctx);
+  if (!batcher) lookups.set(ctx, (batcher = new TickBatcher((hashes) => lookUp(ctx, hashes), 256)));
+  const found = await batcher.load(hash);
+  if (!found) throw appUnauthorized();
+  return found;
+}
+
+async function lookUp(ctx: AppContext, hashes: Buffer[]): Promise<(AppDevice | undefined)[]> {
   const { rows } = await ctx.db.query(
-    `WITH d AS (SELECT id, org_id, last_seen_at, app_version, confirms_cancellation FROM devices WHERE token_hash = $1 AND revoked_at IS NULL AND protocol = 'mobile'),
-     seen AS (
+    `WITH d AS (
+       SELECT id, org_id, last_seen_at, app_version, confirms_cancellation, token_hash FROM devices
+       WHERE token_hash = ANY($1::bytea[]) AND revoked_at IS NULL AND protocol = 'mobile'
+     ), seen AS (
        UPDATE devices SET last_seen_at = now() FROM d
        WHERE devices.id = d.id AND (d.last_seen_at IS NULL OR d.last_seen_at < now() - $2 * interval '1 second')
      )
-     SELECT id, org_id AS "orgId", app_version AS "appVersion", confirms_cancellation AS "confirmsCancellation" FROM d`,
-    [hash, SEEN_RESOLUTION_SECONDS],
+     SELECT id, org_id AS "orgId", app_version AS "appVersion", confirms_cancellation AS "confirmsCancellation", token_hash AS "tokenHash" FROM d`,
+    [hashes, SEEN_RESOLUTION_SECONDS],
   );
-  const found = rows[0] as { id: string; orgId: string; appVersion: string | null; confirmsCancellation: boolean } | undefined;
-  if (!found) throw appUnauthorized();
-  return { kind: 'device', orgId: found.orgId, deviceId: found.id, version: versionOfLabel(found.appVersion), confirmsCancellation: found.confirmsCancellation };
+  const byHash = new Map(
+    (rows as { id: string; orgId: string; appVersion: string | null; confirmsCancellation: boolean; tokenHash: Buffer }[]).map((r) => [
+      r.tokenHash.toString('hex'),
+      { kind: 'device' as const, orgId: r.orgId, deviceId: r.id, version: versionOfLabel(r.appVersion), confirmsCancellation: r.confirmsCancellation },
+    ]),
+  );
+  return hashes.map((h) => byHash.get(h.toString('hex')));
 }

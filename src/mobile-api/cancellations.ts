@@ -37,6 +37,9 @@ export async function requestCancellations(ctx: AppContext, door: PhoneDoor, dev
     [deviceId, ids, reason],
   );
   const asked = rows as { id: string; orgId: string }[];
+  // Requests answered by a report rather than a cancel are left behind: they count for nothing
+  // once the job left `claimed`, and go after a day.
+  await ctx.db.query(`DELETE FROM mobile_cancellations WHERE requested_at < now() - interval '1 day'`);
   if (asked.length === 0) return [];
   await pushAppEvent(
     ctx,
@@ -57,7 +60,7 @@ export async function cancellationReasons(ctx: AppContext, deviceId: string, ids
   return new Map((rows as { id: string; reason: string }[]).map((r) => [r.id, r.reason]));
 }
 
-/** Requests the phone has answered (any report past `Pending`): they are done with. */
+/** Requests the phone answered by cancelling: they are done with. */
 export async function forgetCancellations(ctx: AppContext, deviceId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await ctx.db.query(`DELETE FROM mobile_cancellations WHERE device_id = $1 AND message_id = ANY($2::text[])`, [deviceId, ids]);

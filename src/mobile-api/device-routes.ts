@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
-import { errors } from '../errors/errors.js';
+import { HafatraError } from '../errors/errors.js';
 import { syncSims } from '../devices/sims.js';
 import { syncDeviceState } from '../devices/device-state.js';
 import { appSimsToReported } from './app-sims.js';
@@ -28,7 +28,7 @@ export function deviceRoutes(ctx: AppContext): AnyMobileRoute[] {
       body: PatchDeviceBody,
       handler: async (req) => {
         const device = req.device!;
-        if (req.body.id !== device.deviceId) throw errors.forbidden("of this device: the id is another device's");
+        if (req.body.id !== device.deviceId) throw new HafatraError('forbidden', `id: ${JSON.stringify(req.body.id)} is not this device (${device.deviceId})`);
         const version = readAppVersion(req.headers.userAgent);
         const appVersion = version?.label ?? printable(req.headers.userAgent, 64) ?? null;
         const simsChanged = await inTransaction(ctx.db, async (tx) => {

@@ -11,8 +11,9 @@ import { createRedis, type Redis } from '../redis/connection.js';
 import { subscribeDeviceSignals } from '../redis/device-signals.js';
 import { atLeast } from './app-version.js';
 import { authenticateAppDevice } from './authenticate-app.js';
-import { holdStreamsLocally, releaseStreamsLocally, type AppEvent, type AppEventSignal } from './app-events.js';
+import { holdStreamsLocally, releaseStreamsLocally, type AppEventSignal } from './app-events.js';
 import { AppStream } from './app-stream.js';
+import { StreamRegistry } from './stream-registry.js';
 import { MOBILE_PREFIX, mobilePaths } from './mobile-route.js';
 
 /** The reference server's keepalive period; NATs and proxies drop quieter connections. */
@@ -40,57 +41,33 @@ export interface AppStreams {
  * through the organization's device channel (pushAppEvent), and a revoke closes it.
  */
 export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppStreamsDeps): AppStreams {
-  const byDevice = new Map<string, Set<AppStream>>();
-  const byOrg = new Map<string, Set<AppStream>>();
+  const streams = new StreamRegistry(ctx);
   const origin = randomBytes(8).toString('hex');
   const subscriber: Redis = createRedis(ctx.config.redisUrl, { name: 'hafatra-app-streams', subscriber: true });
-
-  const streamsOf = (orgId: string, deviceId: string | null): Iterable<AppStream> => (deviceId ? (byDevice.get(deviceId) ?? []) : (byOrg.get(orgId) ?? []));
-  const add = <K>(map: Map<K, Set<AppStream>>, key: K, s: AppStream) => {
-    let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
-    set.add(s);
-  };
-  const remove = <K>(map: Map<K, Set<AppStream>>, key: K, s: AppStream) => {
-    const set = map.get(key);
-    set?.delete(s);
-    if (set?.size === 0) map.delete(key);
-  };
-
-  const deliver = (signal: AppEventSignal) => {
-    for (const s of [...streamsOf(signal.orgId, signal.deviceId)]) {
-      for (const e of signal.events) {
-        if (signal.delayMs) s.sendLater(e, signal.delayMs);
-        else s.send(e);
-      }
-    }
-  };
-  const enqueued: AppEvent = { event: 'MessageEnqueued' };
-  const wake: WakePhones = (orgId, deviceId) => {
-    for (const s of streamsOf(orgId, deviceId)) s.send(enqueued);
-  };
+  const wake: WakePhones = (orgId, deviceId, count) => streams.wake(orgId, deviceId, count);
   const workOrigin = ctx.dispatch.signals.holdPhonesLocally(wake);
-  holdStreamsLocally(ctx, origin, deliver);
+  // An app phone's stream is its socket: the gauge (and the "no phone connected" alert) count it.
+  const sockets = ctx.metrics.sources.phones;
+  ctx.metrics.sources.phones = () => (sockets?.() ?? 0) + streams.count();
+  holdStreamsLocally(ctx, { origin, deliver: (signal) => streams.deliver(signal), pulled: (deviceId) => streams.pulled(deviceId) });
 
   subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; origin?: string };
-    if (signal.type === 'work' && signal.origin !== workOrigin) wake(signal.orgId, signal.deviceId);
-    else if (signal.type === 'app-event' && signal.origin !== origin) deliver(signal as AppEventSignal);
-    else if (signal.type === 'revoked' && signal.deviceId) for (const s of [...streamsOf(signal.orgId, signal.deviceId)]) s.end();
+    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string };
+    if (signal.type === 'work' && signal.origin !== workOrigin) streams.wake(signal.orgId, signal.deviceId, signal.count);
+    else if (signal.type === 'app-event' && signal.origin !== origin) streams.deliver(signal as AppEventSignal);
+    else if (signal.type === 'app-pulled' && signal.deviceId) streams.pulled(signal.deviceId);
+    else if (signal.type === 'revoked' && signal.deviceId) for (const s of streams.of(signal.orgId, signal.deviceId)) s.end();
   }).catch((err: unknown) => ctx.log.warn({ err }, 'app stream signal subscription failed'));
   // Signals missed while the subscriber reconnected: every phone pulls once and finds its work.
-  subscriber.on('ready', () => {
-    for (const set of byDevice.values()) for (const s of set) s.send(enqueued);
-  });
+  subscriber.on('ready', () => streams.wakeAll());
 
   const keepalive = setInterval(() => {
-    for (const set of byDevice.values()) for (const s of set) s.keepalive();
+    for (const s of streams.all()) s.keepalive();
   }, KEEPALIVE_MS);
   keepalive.unref();
 
   const closed = (s: AppStream) => {
-    remove(byDevice, s.deviceId, s);
-    remove(byOrg, s.device.orgId, s);
+    streams.remove(s);
     // A stream whose open was never saved has nothing to undo (and a newer one may be open).
     void s.opened.then((generation) => {
       if (generation === null) return;
@@ -121,8 +98,7 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
           res.write(':connected\n\n');
         });
         deps.accessLog?.({ requestId, method: 'GET', route, status: 200, startedAt, aborted: false });
-        add(byDevice, device.deviceId, stream);
-        add(byOrg, device.orgId, stream);
+        streams.add(stream);
         stream.opened = onOpen(stream);
       })
       .catch((err: unknown) => {
@@ -142,7 +118,7 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
   async function onOpen(stream: AppStream): Promise<number | null> {
     stream.send({ event: 'WebhooksUpdated' });
     stream.send({ event: 'SettingsUpdated' });
-    if (!atLeast(stream.device.version, 1, 53, 1)) stream.send(enqueued);
+    if (!atLeast(stream.device.version, 1, 53, 1)) stream.send({ event: 'MessageEnqueued' });
     try {
       await deps.lease.ready;
       if (stream.closed) return null;
@@ -154,15 +130,14 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
   }
 
   return {
-    *held() {
-      for (const set of byDevice.values()) yield* set;
-    },
-    count: () => [...byDevice.values()].reduce((n, set) => n + set.size, 0),
+    held: () => streams.all(),
+    count: () => streams.count(),
     async close() {
       clearInterval(keepalive);
+      streams.stop();
       ctx.dispatch.signals.releasePhonesLocally(wake);
       releaseStreamsLocally(ctx);
-      for (const set of [...byDevice.values()]) for (const s of [...set]) s.end();
+      for (const s of [...streams.all()]) s.end();
       subscriber.disconnect();
     },
   };

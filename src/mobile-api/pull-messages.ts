@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { MAX_CLAIM } from '../dispatch-queue/claim.js';
-import { pushAppEvent } from './app-events.js';
+import { notePulled, pushAppEvent } from './app-events.js';
 import { toAppMessage, type AppMessage } from './app-message.js';
 import { appUnauthorized, type AppDevice } from './authenticate-app.js';
 import { selectHeldMessages, type HeldMessage } from './sql/select-held-messages.js';
@@ -20,6 +20,8 @@ const FULL_PULL_NUDGE_MS = 10_000;
  * only when told, or every 15 minutes).
  */
 export async function pullMessages(ctx: AppContext, device: AppDevice, order: 'lifo' | 'fifo'): Promise<AppMessage[]> {
+  // Before the claim: work queued from now on wakes the phone again.
+  await notePulled(ctx, device);
   const held = await selectHeldMessages(ctx.db, device.deviceId, null, PULL_WINDOW);
   const room = PULL_WINDOW - held.length;
   let fresh: HeldMessage[] = [];

@@ -49,6 +49,21 @@ export function nativeReports(item: ReportItem): StatusReport[] {
 }
 
 /**
+ * Reports arrive in order nearly always: the last step alone is tried first (one transition, where
+ * the whole chain would write each earlier step again as a repeat). Refused, because an earlier
+ * report is missing or late, the steps go in order; a failure always goes with its steps.
+ */
+async function applySnapshot(writer: StatusReportWriter, deviceId: string, steps: StatusReport[]): Promise<void> {
+  if (steps.length === 0) return;
+  // A failure after `Sent` could apply alone (failed is allowed from claimed) and hide the send.
+  if (steps.at(-1)!.status !== 'failed') {
+    const last = await writer.submit(deviceId, steps.at(-1)!);
+    if (!('error' in last) || steps.length === 1) return;
+  }
+  for (const step of steps) await writer.submit(deviceId, step);
+}
+
+/**
  * `PATCH /message`: the phone's reports go through the native status-report path (the same
  * transitions, timeline, webhooks, automatic resend and `limit_exceeded` cool-down), and only
  * on this phone's own jobs: another phone's id, or an unknown one, changes nothing and is not
@@ -58,13 +73,14 @@ export function nativeReports(item: ReportItem): StatusReport[] {
 export async function reportMessages(ctx: AppContext, writer: StatusReportWriter, device: AppDevice, items: ReportItem[]): Promise<void> {
   // Ids that cannot be Hafatra's name no job of this phone: nothing to look up.
   const ours = items.filter((item) => PATH_ID.test(item.id));
-  await Promise.all(ours.flatMap(nativeReports).map((report) => writer.submit(device.deviceId, report)));
+  await Promise.all(ours.map((item) => applySnapshot(writer, device.deviceId, nativeReports(item))));
   const cancelled = [...new Set(ours.filter((item) => item.state === 'Cancelled').map((item) => item.id))];
   if (cancelled.length > 0) {
     const reasons = await cancellationReasons(ctx, device.deviceId, cancelled);
     const avoidUntil = ctx.clock.now() + Math.max(ctx.config.claimTimeoutSeconds, 60) * 1000;
     await takeBackJobs(ctx, device.deviceId, cancelled, reasons, avoidUntil);
+    await forgetCancellations(ctx, device.deviceId, cancelled);
   }
-  const answered = ours.filter((item) => item.state !== 'Pending' && item.state !== 'Cancelling').map((item) => item.id);
-  await forgetCancellations(ctx, device.deviceId, answered);
+  // A request the phone answered otherwise (it had sent the job) counts for nothing once the job
+  // left `claimed`; such rows are cleared with the old ones (cancellations.ts), not per report.
 }

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages', 'scheduler', 'noisy-neighbour'];
+const ALL = ['ceilings', 'bulk-send', 'read', 'fleet', 'app-fleet', 'fleet-chaos', 'sockets', 'webhooks', 'parse', 'dashboard-pages', 'scheduler', 'noisy-neighbour'];
 
 interface Run {
   code: number | null;

@@ -71,3 +71,30 @@ describe('a phone running SMS Gateway for Android 1.68.0, from pairing to delive
     phone.disconnect();
   });
 });
+
+describe('the order of a pull', () => {
+  it('lists high priority first, then newest first (lifo, the default) or oldest first (fifo)', async () => {
+    const phone = await startedPhone(env.app, env.orgId, { deaf: true });
+    const first = await send(env.app, env.key, { deviceId: phone.id, to: '+261341000001' });
+    const second = await send(env.app, env.key, { deviceId: phone.id, to: '+261341000002' });
+    const urgent = await send(env.app, env.key, { deviceId: phone.id, to: '+261341000003', priority: 'high' });
+    const ids = async (order: string) => ((await phone.call('GET', `/message?order=${order}`)).body as { id: string }[]).map((m) => m.id);
+    expect(await ids('lifo')).toEqual([urgent, second, first]);
+    expect(await ids('fifo')).toEqual([urgent, first, second]);
+    phone.disconnect();
+  });
+});
+
+describe('GET /device and the stream on a doubled slash', () => {
+  it('answers GET /device without a token, and opens //events', async () => {
+    const phone = await startedPhone(env.app, env.orgId);
+    const res = await phone.call('GET', '/device', undefined, null);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ externalIp: '127.0.0.1' });
+    const stream = await fetch(`${env.app.url}/mobile/v1//events`, { headers: { authorization: `Bearer ${phone.token}` } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    await stream.body?.cancel();
+    phone.disconnect();
+  });
+});

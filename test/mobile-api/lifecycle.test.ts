@@ -29,6 +29,19 @@ describe('revoking an app phone', () => {
 });
 
 describe('presence', () => {
+  it('counts an open event stream as a connected phone in hafatra_phones_connected', async () => {
+    const connected = async () => {
+      const gauge = env.app.ctx.metrics.registry.getSingleMetric('hafatra_phones_connected')!;
+      return (await gauge.get()).values[0]!.value;
+    };
+    const before = await connected();
+    const phone = await registeredPhone(env.app, env.orgId);
+    await phone.connect();
+    await expect.poll(connected).toBe(before + 1);
+    phone.disconnect();
+    await expect.poll(connected).toBe(before);
+  });
+
   it('is online while its stream is open or it called within the window, never_seen before', async () => {
     const phone = await registeredPhone(env.app, env.orgId);
     // Registration is no call of the phone's own yet.

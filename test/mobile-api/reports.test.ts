@@ -121,3 +121,17 @@ describe('failure texts', () => {
     phone.disconnect();
   });
 });
+
+describe('a failed delivery report whose Sent report was lost', () => {
+  it('still records sending and sent before the failure', async () => {
+    const phone = await startedPhone(env.app, env.orgId);
+    const id = await pulledBy(phone);
+    const m = phone.local.get(id)!;
+    m.states.Processed = phone.formatDate(new Date());
+    m.states.Sent = phone.formatDate(new Date());
+    await phone.move(m, 'Failed', 'Delivery result from SC +261340000001: 65');
+    expect(await messageOf(env.app, env.key, id)).toMatchObject({ status: 'failed', failureCode: 'delivery_failed' });
+    expect(await timeline(id)).toEqual(['queued', 'claimed', 'sending', 'sent', 'failed']);
+    phone.disconnect();
+  });
+});

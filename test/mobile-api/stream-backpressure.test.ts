@@ -45,3 +45,26 @@ it('closes the stream of a phone that stops reading instead of buffering for it 
   expect(received).toBeLessThan(pushed * big.length);
   socket.destroy();
 });
+
+it('holds the frames of a phone that reads slowly and writes them, in order, once it reads again', async () => {
+  const phone = await registeredPhone(env.app, env.orgId);
+  const { port } = new URL(env.app.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  socket.write(`GET /mobile/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${phone.token}\r\nUser-Agent: ${phone.userAgent}\r\n\r\n`);
+  await expect.poll(() => text.includes('SettingsUpdated')).toBe(true);
+  socket.pause();
+  // 10 MiB in 40 frames: past what the kernel takes for a reader that stopped (a few MiB), short of the 64 frames a stream holds.
+  const big = 'x'.repeat(256 * 1024);
+  for (let i = 0; i < 40; i++) await pushAppEvent(env.app.ctx, { orgId: env.orgId, deviceId: phone.id! }, { event: 'MessageCancelled', data: { messageId: `${i}:${big}` } });
+  socket.resume();
+  const ids = () => [...text.matchAll(/"messageId":"(\d+):/g)].map((m) => Number(m[1]));
+  await expect.poll(() => ids().length).toBe(40);
+  expect(ids()).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  socket.destroy();
+});

@@ -6,6 +6,7 @@ import { syncDeviceState } from '../../src/devices/device-state.js';
 import type { Job } from '../../src/phone/protocol.js';
 import { AndroidApp } from '../support/android-app.js';
 import { registeredPhone } from './support.js';
+import { pushAppEvent } from '../../src/mobile-api/app-events.js';
 
 /**
  * Native phones and app phones on two API processes (the in-process one and a real `hafatra api`
@@ -90,3 +91,24 @@ it('sends each of 1,000 messages once, by one phone, across native and app phone
   for (const p of apps) p.disconnect();
   for (const p of natives) await p.client.close();
 }, 120_000);
+
+it('delivers pushAppEvent to a stream held by the other process, and revokes it there', async () => {
+  const { org, key } = await a.createOrg();
+  const registered = await registeredPhone(a, org.id);
+  const phone = new AndroidApp(b.url, { deaf: true });
+  Object.assign(phone, { id: registered.id, token: registered.token });
+  expect((await phone.connect()).status).toBe(200);
+  await expect.poll(() => phone.events.length).toBe(2); // the sync events of the connect
+  await pushAppEvent(a.ctx, { orgId: org.id, deviceId: phone.id! }, { event: 'SettingsUpdated' });
+  await pushAppEvent(a.ctx, { orgId: org.id, deviceId: null }, [{ event: 'WebhooksUpdated' }, { event: 'MessageCancelled', data: { messageId: 'msg_x' } }]);
+  await expect
+    .poll(() => phone.events.slice(2))
+    .toEqual([
+      { event: 'SettingsUpdated', data: 'null' },
+      { event: 'WebhooksUpdated', data: 'null' },
+      { event: 'MessageCancelled', data: '{"messageId":"msg_x"}' },
+    ]);
+  const ended = phone.streamEnded();
+  expect((await a.request('DELETE', `/v1/devices/${phone.id}`, { key })).status).toBe(200);
+  await ended;
+});

@@ -60,6 +60,8 @@ export interface AndroidAppOptions {
    */
   autopilot?: boolean;
   outcome?: (m: LocalMessage) => { state: 'Delivered' | 'Sent' } | { state: 'Failed'; error: string };
+  /** Does not pull when told (MessageEnqueued): the test pulls itself. */
+  deaf?: boolean;
 }
 
 const redact = (v: string | undefined) => (v === undefined ? undefined : v.length <= 4 ? '****' : '*'.repeat(v.length - 4) + v.slice(-4));
@@ -192,8 +194,9 @@ export class AndroidApp {
 
   private onEvent(e: AppStreamEvent): void {
     this.events.push(e);
-    if (e.event === 'MessageEnqueued') this.track(this.pull());
-    else if (e.event === 'MessageCancelled' && this.atLeast('1.67.0')) {
+    if (e.event === 'MessageEnqueued') {
+      if (!this.opts.deaf) this.track(this.pull());
+    } else if (e.event === 'MessageCancelled' && this.atLeast('1.67.0')) {
       const { messageId } = JSON.parse(e.data) as { messageId: string };
       const m = this.local.get(messageId);
       if (m?.state === 'Pending') this.track(this.cancel(m));
