@@ -17,7 +17,7 @@ export interface BenchArgs {
 
 export const USAGE = `npm run bench [-- [scenario …] [options]]
 
-scenarios: ceilings bulk-send read fleet app-fleet fleet-chaos sockets webhooks parse dashboard-pages (default: all)
+scenarios: ceilings bulk-send read fleet app-fleet fleet-chaos sockets webhooks parse dashboard-pages scheduler noisy-neighbour (default: all)
 
   --url URL             run against this deployment instead of a local server
   --key K[,K2,…]        API keys (with --url); several keys = several organizations for bulk-send

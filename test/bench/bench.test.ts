@@ -45,7 +45,7 @@ async function resultFiles(dir: string) {
 describe('npm run bench --quick (every scenario against a local server, small scale)', () => {
   it('completes every scenario and writes the table, JSON, Markdown, SVG and flame graphs', async () => {
     const out = await mkdtemp(join(tmpdir(), 'bench-results-'));
-    const run = await bench(['--quick', '--profile', '--out', out], 170_000);
+    const run = await bench(['--quick', '--profile', '--out', out], 230_000);
     expect(run.stderr + run.stdout).not.toMatch(/failed:/);
     expect(run.code).toBe(0);
     const { json, md, svg } = await resultFiles(out);
@@ -101,7 +101,7 @@ describe('npm run bench --quick (every scenario against a local server, small sc
     const apiFlame = await readFile(join(out, profiles!, 'api.flame.svg'), 'utf8');
     expect(apiFlame).toMatch(/<title>\w+ src\/messages\/[\w-]+\.ts:\d+: [\d.]+ ms/);
     expect(run.stdout).toContain('flame graphs:');
-  }, 180_000);
+  }, 240_000);
 });
 
 describe('bench against a remote deployment', () => {
