@@ -136,11 +136,12 @@ export const orgCommands: Command[] = [
     async run(args, io, services) {
       const ref = args.positionals[0];
       if (!ref) throw new UsageError('name the organization (id or name)');
+      // The values are checked first: a mistake in them is said before anything is looked up.
+      const settings = settingsFrom(args);
+      const windows = sendWindowFrom(args);
       const ctx = await services();
       const org = await findOrganization(ctx.db, ref);
       if (!org) throw new UsageError(`no organization ${ref}`);
-      const settings = settingsFrom(args);
-      const windows = sendWindowFrom(args);
       const updated = await updateOrganization(ctx.db, org.id, settings);
       // The phones' dispatch states hold the prefix table and their SIMs' networks.
       if (settings.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);
