@@ -9,6 +9,7 @@ import { runWebhookListener, type WebhookListener } from '../../src/cli/webhook-
 import { ensureListenEndpoint, ListenEndpointError } from '../../src/cli/webhook-listen-endpoint.js';
 import { closeWebhookAgents } from '../../src/webhooks/delivery/agent-pool.js';
 import { deliveries, waitFor } from './support.js';
+import { pickFreePort } from '../../src/launcher/free-port.js';
 
 // No HAFATRA_WEBHOOK_ALLOW_HOSTS: only the organization's own setting opens loopback.
 let app: TestApp;
@@ -106,4 +107,20 @@ it('hafatra org update sets both, and plain http to a LAN target follows the pla
   expect((await create('http://192.168.77.5:8080/hook')).status).toBe(201);
   expect((await json('org', 'update', org.id, '--webhook-private-targets', 'none')).webhookPrivateTargets).toEqual([]);
   expectError(await create('https://192.168.77.5:8443/hook'), 400, 'invalid_request', /not a public address/);
+});
+
+it('hafatra webhook listen, refused, says how an owner allows it and exits 1; without a key or a secret it exits 2', async () => {
+  const { key } = await app.createOrg();
+  const { hafatra } = cliRunner({ LOG_LEVEL: 'silent' });
+  const port = String(await pickFreePort());
+  const refused = await hafatra('webhook', 'listen', '--key', key, '--url', app.url, '--port', port);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/error: POST \/v1\/webhooks: invalid_request: url: .*not a public address \(loopback\)/);
+  expect(refused.stderr).toContain('hafatra org update ORG --webhook-private-targets localhost');
+  const none = await hafatra('webhook', 'listen', '--port', port);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('give an API key with the scopes webhooks:read and webhooks:write (--key or HAFATRA_API_KEY), or --secret');
+  const down = await hafatra('webhook', 'listen', '--key', key, '--url', 'http://127.0.0.1:9', '--port', port);
+  expect(down.code).toBe(1);
+  expect(down.stderr).toContain('cannot reach Hafatra at http://127.0.0.1:9');
 });
