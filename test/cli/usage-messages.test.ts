@@ -66,3 +66,36 @@ describe('pretty log lines (LOG_FORMAT=auto in a terminal, or pretty)', () => {
     expect(prettyLine('not json', { accessLines: false, colour: false })).toBe('not json');
   });
 });
+
+describe('createLogger formats', () => {
+  async function logged(level: string, format: 'pretty' | 'json', write: (log: import('pino').Logger) => void): Promise<string> {
+    const { createLogger } = await import('../../src/logging/logger.js');
+    const original = process.stdout.write;
+    let out = '';
+    process.stdout.write = ((chunk: string) => {
+      out += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      const log = createLogger(level, 'hafatra', format);
+      write(log);
+      log.flush?.();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.stdout.write = original;
+    }
+    return out;
+  }
+
+  it('pretty: readable lines, access lines only at debug; json: one document per line', async () => {
+    const both = (log: import('pino').Logger) => {
+      log.warn({ task: 'sweep' }, 'periodic task failed');
+      log.info({ method: 'GET', status: 200 }, 'request');
+    };
+    const pretty = await logged('info', 'pretty', both);
+    expect(pretty).toMatch(/^\d\d:\d\d:\d\d WARN {2}periodic task failed {2}task=sweep\n$/);
+    expect(await logged('debug', 'pretty', both)).toMatch(/INFO {2}request {2}method=GET status=200/);
+    const json = (await logged('info', 'json', both)).trim().split('\n');
+    expect(json.map((l) => JSON.parse(l).msg)).toEqual(['periodic task failed', 'request']);
+  });
+});

@@ -86,7 +86,7 @@ beforeAll(async () => {
   port = await pickFreePort();
   hookPort = await pickFreePort();
   const { DATABASE_URL: _db, REDIS_URL: _redis, HAFATRA_URL: _url, HAFATRA_API_KEY: _key, ...parent } = process.env;
-  env = { ...parent, PORT: String(port), HAFATRA_DATA_DIR: join(dataDir, '.hafatra'), HAFATRA_DRAIN_SECONDS: '0', LOG_FORMAT: 'json' };
+  env = { ...parent, PORT: String(port), HAFATRA_DATA_DIR: join(dataDir, '.hafatra'), HAFATRA_DRAIN_SECONDS: '0' };
 });
 afterAll(async () => {
   for (const long of running.reverse()) await long.stop();
@@ -98,6 +98,13 @@ it('the README tour works as written, from a clean data directory', async () => 
   const start = runLong('npm start');
   await expect.poll(() => start.output(), { timeout: 120_000 }).toMatch(/Create the first owner[^\n]*\n\s+http:\/\/localhost:\d+\/link#\S+/);
   expect(start.output()).toContain(`Hafatra listening on http://0.0.0.0:${port} (OpenAPI: /openapi.json)`);
+  for (const said of [
+    'Pair a phone (hafatra device pair; no phone at hand: hafatra phone-sim), then send a first message:',
+    'Create the first owner of the dashboard with this one-time link (valid 24 hours):',
+  ]) {
+    expect(readme).toContain(said);
+    expect(start.output()).toContain(said);
+  }
   const key = /Its API key \(every scope\), shown only this once:\n\s+(hfk_\S+)/.exec(start.output())?.[1];
   expect(key).toBeDefined();
   const firstLink = /\/link#(\S+)/.exec(start.output())![1];
@@ -151,6 +158,8 @@ it('the README tour works as written, from a clean data directory', async () => 
   await expect.poll(() => listen.output(), { timeout: 90_000 }).toMatch(line('incoming.received'));
   const received = json(run('curl -s "$BASE/v1/incoming?limit=5" -H "Authorization: Bearer $KEY"'));
   expect(received.messages.length).toBeGreaterThan(0);
+  // Not a terminal: the logs are JSON, per-request lines included, for collectors.
+  expect(start.output()).toMatch(/^\{"level":30,.*"msg":"request"\}$/m);
 
   // A restart while nobody owns the dashboard prints a fresh setup link; the webhook keeps working.
   await phone.stop();
