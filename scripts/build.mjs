@@ -4,7 +4,7 @@
 //   newer than the last successful build's stamp (dist/src/.build-stamp); otherwise tsc with an
 //   incremental build-info file kept in dist/src, which checks and writes only what changed.
 // - The dashboard: vite builds it again only when one of the files it was built from (recorded
-//   by the last build in dist/dashboard/.inputs.json), the dashboard folder's file list, the
+//   by the last build in dist/dashboard/.inputs.json, by dashboard/vite.config.ts), the dashboard folder's file list, the
 //   lock file or this script is newer than that build. `--force` builds everything.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -84,17 +84,8 @@ async function dashboard() {
   }
   const started = Date.now();
   const { build } = await import('vite');
-  const inputs = new Set();
-  const record = {
-    name: 'hafatra-record-inputs',
-    load(id) {
-      const file = id.split('?')[0];
-      if (file.startsWith(root) && !file.includes('/node_modules/')) inputs.add(relative(root, file));
-      return null;
-    },
-  };
-  await build({ configFile: join(root, 'dashboard/vite.config.ts'), plugins: [record] });
-  writeFileSync(inputsFile, `${JSON.stringify({ inputs: [...inputs].sort(), dashboardFiles: dashboardFiles() }, null, 1)}\n`);
+  // The config's own plugin records what the build read (dist/dashboard/.inputs.json).
+  await build({ configFile: join(root, 'dashboard/vite.config.ts') });
   say(`dashboard built in ${((Date.now() - started) / 1000).toFixed(1)} s (${why})`);
 }
 
