@@ -9,6 +9,9 @@ COPY src ./src
 # `hafatra mcp` talks to the API through the TypeScript client.
 COPY clients/typescript/src ./clients/typescript/src
 COPY bench ./bench
+# npm run build is scripts/build.mjs (tsc, then the dashboard with vite).
+COPY scripts ./scripts
+COPY dashboard ./dashboard
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

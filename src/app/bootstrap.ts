@@ -18,18 +18,28 @@ export async function bootstrapDefaultOrg(ctx: AppContext): Promise<{ orgId: str
 }
 
 /**
- * While nobody can sign in to the dashboard (no member at all, a fresh install or one from
- * before members existed) and no setup link is open, a new one-time link that makes the first
- * owner of the oldest organization. Returns its token, once; null when there is nothing to do.
+ * A new one-time link that makes the first owner of `orgId`; setup links still open for it are
+ * revoked, so only the link printed last works (the earlier ones may sit in an old terminal).
+ */
+export async function freshSetupToken(ctx: AppContext, orgId: string): Promise<{ token: string; expiresAt: Date }> {
+  await ctx.db.query(`UPDATE one_time_links SET revoked_at = now() WHERE org_id = $1 AND kind = 'setup' AND used_at IS NULL AND revoked_at IS NULL`, [orgId]);
+  const link = await createLink(ctx.db, { kind: 'setup', orgId, role: 'owner' });
+  return { token: link.token, expiresAt: link.expiresAt };
+}
+
+/** Whether some member of the organization is its owner. */
+export async function hasOwner(ctx: AppContext, orgId: string): Promise<boolean> {
+  const { rows } = await ctx.db.query(`SELECT 1 FROM memberships WHERE org_id = $1 AND role = 'owner' LIMIT 1`, [orgId]);
+  return rows.length > 0;
+}
+
+/**
+ * While the oldest organization (the one `hafatra start` made) has no owner, every start prints
+ * a fresh setup link: the one printed before may be lost with its terminal. Returns its token;
+ * null once an owner exists.
  */
 export async function firstOwnerSetupToken(ctx: AppContext): Promise<string | null> {
-  const { rows } = await ctx.db.query(
-    `SELECT (SELECT count(*) FROM members)::int AS members,
-            (SELECT count(*) FROM one_time_links WHERE kind = 'setup' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now())::int AS open`,
-  );
-  const { members, open } = rows[0] as { members: number; open: number };
-  if (members > 0 || open > 0) return null;
   const org = (await listOrganizations(ctx.db)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
-  if (!org) return null;
-  return (await createLink(ctx.db, { kind: 'setup', orgId: org.id, role: 'owner' })).token;
+  if (!org || (await hasOwner(ctx, org.id))) return null;
+  return (await freshSetupToken(ctx, org.id)).token;
 }

@@ -29,7 +29,7 @@ function firstRunBanner(io: CommandIo, base: string, key: string): void {
   io.out('Organization "default" created. Its API key (every scope), shown only this once:');
   io.out(`  ${key}`);
   io.out('');
-  io.out('Pair a phone (hafatra device pair), then send a first message:');
+  io.out('Pair a phone (hafatra device pair; no phone at hand: hafatra phone-sim), then send a first message:');
   io.out(`  curl -s ${base}/v1/messages -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`);
   io.out(`    -d '{"to": "+261340000000", "body": "Salama from Hafatra"}'`);
   io.out(`Follow it:  curl -s ${base}/v1/messages -H "Authorization: Bearer ${key}"`);

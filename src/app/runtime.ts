@@ -16,7 +16,7 @@ import { isClusterUrl } from '../redis/redis-url.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
-  const log = createLogger(config.logLevel, name);
+  const log = createLogger(config.logLevel, name, config.logFormat);
   const poolOptions = {
     connectTimeoutMs: config.pgConnectTimeoutMs,
     statementTimeoutMs: config.pgStatementTimeoutMs,

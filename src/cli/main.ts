@@ -18,18 +18,59 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
   return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
 }
 
-function help(): string {
-  const lines = commands.map((c) => `  hafatra ${c.path.join(' ').padEnd(24)} ${c.summary}`);
-  return ['Hafatra: a self-hosted SMS gateway.', '', 'Usage:', ...lines, '', 'Every admin command takes --json. `hafatra <command> --help` for its options.'].join('\n');
+function help(group?: string): string {
+  const listed = commands.filter((c) => group === undefined || c.path[0] === group);
+  const lines = listed.map((c) => `  hafatra ${c.path.join(' ').padEnd(24)} ${c.summary}`);
+  const title = group === undefined ? 'Hafatra: a self-hosted SMS gateway.' : `hafatra ${group}: its commands.`;
+  return [title, '', 'Usage:', ...lines, '', 'Every admin command takes --json. `hafatra <command> --help` for its options.'].join('\n');
+}
+
+const GROUPS = new Set(commands.filter((c) => c.path.length > 1).map((c) => c.path[0]!));
+const asksHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
+
+/** No command matched: the general help, a group's help (`hafatra key --help`), or an unknown command. */
+function notFound(argv: string[]): number {
+  if (argv.length === 0 || asksHelp(argv[0])) {
+    io.out(help());
+    return 0;
+  }
+  const group = argv[0]!;
+  if (GROUPS.has(group)) {
+    if (argv.length > 1 && argv.slice(1).every(asksHelp)) {
+      io.out(help(group));
+      return 0;
+    }
+    io.err(`error: ${argv.length > 1 ? `unknown command: hafatra ${group} ${argv[1]}` : `hafatra ${group} needs a command`}\n\n${help(group)}`);
+    return 2;
+  }
+  io.err(`error: unknown command: ${group}\n\n${help()}`);
+  return 2;
+}
+
+/**
+ * `--daily-limit -5`: Node's parser takes a value starting with a dash for another option and
+ * answers "argument is ambiguous". A declared string option followed by a negative number gets it
+ * as its value, so the command's own check can say what is wrong with it.
+ */
+function joinNegativeValues(rest: string[], options: Command['options']): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const name = arg.startsWith('--') ? arg.slice(2) : '';
+    const next = rest[i + 1];
+    if (options?.[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const found = findCommand(argv);
-  if (!found || argv[0] === '--help' || argv[0] === 'help') {
-    (found || argv.length === 0 || argv[0] === '--help' || argv[0] === 'help' ? io.out : io.err)(help());
-    return found || argv.length === 0 || argv[0] === '--help' || argv[0] === 'help' ? 0 : 2;
-  }
-  const { command, rest } = found;
+  if (!found || asksHelp(argv[0])) return notFound(found ? [] : argv);
+  const { command } = found;
+  const rest = joinNegativeValues(found.rest, command.options);
   let ctx: AppContext | undefined;
   let stopEmbedded: (() => Promise<void>) | undefined;
   try {

@@ -1,9 +1,12 @@
-// `hafatra webhook listen`: a local HTTPS receiver for developing against
-// Hafatra webhooks. It verifies each delivery's signature and prints one line
-// per event. Its self-signed certificate is kept under the data directory so
-// the NODE_EXTRA_CA_CERTS path it prints stays valid across restarts.
+// `hafatra webhook listen`: a local receiver for developing against Hafatra
+// webhooks. It verifies each delivery's signature and prints one line per event.
+// Plain HTTP on loopback by default (an organization that allowed the loopback
+// target delivers there without TLS); with `tls`, HTTPS with a self-signed
+// certificate kept under the data directory, so the NODE_EXTRA_CA_CERTS path it
+// prints stays valid across restarts.
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +17,10 @@ import { verifyWebhookSignature } from '../webhooks/delivery/signature.js';
 
 export interface WebhookListenerOptions {
   port: number;
-  secret: string;
+  /** Known later when the listener registers its own endpoint (setSecret). */
+  secret?: string;
+  /** HTTPS with the self-signed certificate (for a server that only has HAFATRA_WEBHOOK_ALLOW_HOSTS). */
+  tls?: boolean;
   out?: (line: string) => void;
   /** Defaults to HAFATRA_DATA_DIR or .hafatra in the working directory. */
   dataDir?: string;
@@ -22,9 +28,12 @@ export interface WebhookListenerOptions {
 
 export interface WebhookListener {
   close(): Promise<void>;
+  /** The secret deliveries are verified with from now on. */
+  setSecret(secret: string): void;
   url: string;
   port: number;
-  certPath: string;
+  /** With tls only. */
+  certPath: string | null;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -77,7 +86,7 @@ function describeEvent(req: IncomingMessage, body: Buffer): { id: string; type: 
   return { id, type };
 }
 
-function deliveryHandler(secret: string, out: (line: string) => void) {
+function deliveryHandler(secretOf: () => string, out: (line: string) => void) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
       res.writeHead(405, { Allow: 'POST' }).end();
@@ -88,14 +97,15 @@ function deliveryHandler(secret: string, out: (line: string) => void) {
       res.writeHead(413).end();
       return;
     }
-    const valid = verifyWebhookSignature(body, headerValue(req, SIGNATURE_HEADER) ?? '', secret);
+    const secret = secretOf();
+    const valid = secret !== '' && verifyWebhookSignature(body, headerValue(req, SIGNATURE_HEADER) ?? '', secret);
     const event = describeEvent(req, body);
     out(`${new Date().toISOString()}  ${event.type}  ${event.id}  ${valid ? 'valid' : 'INVALID signature'}`);
     res.writeHead(valid ? 200 : 401, { 'Content-Type': 'text/plain' }).end(valid ? 'ok\n' : 'invalid signature\n');
   };
 }
 
-function listen(server: https.Server, port: number, host: string): Promise<void> {
+function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -105,7 +115,7 @@ function listen(server: https.Server, port: number, host: string): Promise<void>
   });
 }
 
-function closeServer(server: https.Server): Promise<void> {
+function closeServer(server: http.Server): Promise<void> {
   return new Promise((resolveClose) => {
     server.closeAllConnections();
     server.close(() => resolveClose());
@@ -114,28 +124,40 @@ function closeServer(server: https.Server): Promise<void> {
 
 export async function runWebhookListener(opts: WebhookListenerOptions): Promise<WebhookListener> {
   const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const dataDir = resolve(opts.dataDir ?? process.env.HAFATRA_DATA_DIR ?? '.hafatra');
-  const { cert, key, certPath } = loadOrCreateCertificate(join(dataDir, 'webhook-listener'));
-  const handler = deliveryHandler(opts.secret, out);
+  let secret = opts.secret ?? '';
+  const handler = deliveryHandler(() => secret, out);
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => void handler(req, res);
+  let certPath: string | null = null;
+  let create = () => http.createServer(onRequest);
+  if (opts.tls) {
+    const dataDir = resolve(opts.dataDir ?? process.env.HAFATRA_DATA_DIR ?? '.hafatra');
+    const certificate = loadOrCreateCertificate(join(dataDir, 'webhook-listener'));
+    certPath = certificate.certPath;
+    create = () => https.createServer({ cert: certificate.cert, key: certificate.key }, onRequest);
+  }
   // localhost may resolve to 127.0.0.1 or ::1 first; listen on both loopbacks, nothing wider.
-  const v4 = https.createServer({ cert, key }, (req, res) => void handler(req, res));
+  const v4 = create();
   await listen(v4, opts.port, '127.0.0.1');
   const port = (v4.address() as AddressInfo).port;
-  const v6 = https.createServer({ cert, key }, (req, res) => void handler(req, res));
+  const v6 = create();
   const servers = [v4];
   await listen(v6, port, '::1').then(
     () => servers.push(v6),
     () => undefined,
   ); // no IPv6 loopback here
-  const url = `https://localhost:${port}/`;
+  const url = `${opts.tls ? 'https' : 'http'}://localhost:${port}/`;
   out(`Listening for Hafatra webhooks on ${url}`);
-  out(`Start Hafatra so that it trusts this listener's certificate and may deliver to localhost:`);
-  out(`  NODE_EXTRA_CA_CERTS=${certPath} HAFATRA_WEBHOOK_ALLOW_HOSTS=localhost hafatra start`);
-  out(`Register ${url} as a webhook endpoint and pass the secret it returns with --secret.`);
+  if (certPath) {
+    out("Start Hafatra so that it trusts this listener's certificate and may deliver to localhost:");
+    out(`  NODE_EXTRA_CA_CERTS=${certPath} HAFATRA_WEBHOOK_ALLOW_HOSTS=localhost hafatra start`);
+  }
   return {
     url,
     port,
     certPath,
+    setSecret: (next) => {
+      secret = next;
+    },
     close: async () => {
       await Promise.all(servers.map(closeServer));
     },

@@ -16,6 +16,10 @@ export const settings = {
   HAFATRA_DATA_DIR: { default: '.hafatra', doc: 'Where embedded Postgres and Redis keep their data.' },
   HAFATRA_REDIS_PREFIX: { default: 'hf', doc: 'Prefix of every Redis key (lets several deployments share one Redis).' },
   LOG_LEVEL: { default: 'info', doc: 'pino log level: fatal, error, warn, info, debug, trace, silent.' },
+  LOG_FORMAT: {
+    default: 'auto',
+    doc: 'auto: readable lines when stdout is a terminal (per-request lines only at LOG_LEVEL=debug), JSON otherwise; pretty or json to choose.',
+  },
   HAFATRA_PG_POOL_SIZE: { default: '20', doc: "Postgres connections per process, plus half as many again in the pool of the hot paths' prepared statements (claims, status reports, message lists)." },
   HAFATRA_PG_CONNECT_TIMEOUT_MS: { default: '5000', doc: 'Longest wait for a Postgres connection (connecting, or a free one from the pool); past it the request answers 500.' },
   HAFATRA_PG_STATEMENT_TIMEOUT_MS: {
@@ -120,6 +124,7 @@ const ConfigSchema = Type.Object({
   redisUrl: Type.String(),
   dataDir: Type.String({ minLength: 1 }),
   redisPrefix: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }),
+  logFormat: Type.Union([Type.Literal('auto'), Type.Literal('pretty'), Type.Literal('json')]),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   pgPoolSize: Int(1, 500),
   pgConnectTimeoutMs: Int(1),
@@ -192,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: get('HAFATRA_DATA_DIR'),
     redisPrefix: get('HAFATRA_REDIS_PREFIX'),
     logLevel: get('LOG_LEVEL'),
+    logFormat: get('LOG_FORMAT'),
     pgPoolSize: num(get('HAFATRA_PG_POOL_SIZE')),
     pgConnectTimeoutMs: num(get('HAFATRA_PG_CONNECT_TIMEOUT_MS')),
     pgStatementTimeoutMs: num(get('HAFATRA_PG_STATEMENT_TIMEOUT_MS')),

@@ -14,6 +14,7 @@ import { wordsProblem } from '../opt-outs/keywords.js';
 import { SendWindowsSetting } from '../send-windows/windows.js';
 import { checkedSendWindows, orgSendWindowsChanged } from '../send-windows/settings.js';
 import { updateOrgSendWindows } from '../send-windows/sql/update-org-send-windows.js';
+import { MAX_PRIVATE_TARGETS, normalisePrivateTargets } from '../webhooks/delivery/private-targets.js';
 
 // The bounds are the organizations table's CHECK constraints (migration 001).
 const UpdateOrganizationBody = Type.Object(
@@ -31,6 +32,10 @@ const UpdateOrganizationBody = Type.Object(
     optOut: Type.Optional(OptOutSetting),
     /** Beyond the spec (docs/decisions.md, "Send windows"): when phones send; null: at any hour. */
     sendWindows: Type.Optional(SendWindowsSetting),
+    /** Private webhook targets allowed (docs/webhooks.md, "Private targets"): host names, IP addresses, CIDR ranges; [] for none. */
+    webhookPrivateTargets: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 253 }), { maxItems: MAX_PRIVATE_TARGETS })),
+    /** Plain http to the LAN private targets (loopback ones never need TLS). */
+    webhookPlainHttp: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -46,6 +51,8 @@ const settingsView = (o: Organization) => ({
   carriers: carriersOf(o.carriers),
   carriersAreDefault: o.carriers === null,
   sendWindows: o.sendWindows,
+  webhookPrivateTargets: o.webhookPrivateTargets,
+  webhookPlainHttp: o.webhookPlainHttp,
   updatedAt: o.updatedAt,
 });
 
@@ -75,7 +82,7 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
       auth: { role: 'owner' },
       body: UpdateOrganizationBody,
       clientAddress: true,
-      summary: 'Change the default country, daily limit, retention of received SMS, AI consent, automatic resend, carriers or opt-out words and replies',
+      summary: 'Change the default country, daily limit, retention of received SMS, AI consent, automatic resend, carriers, opt-out words and replies, send windows or private webhook targets',
       handler: async (req) => {
         if (req.body.defaultCountry !== undefined && !isSupportedCountry(req.body.defaultCountry)) {
           throw errors.invalid(`defaultCountry: ${req.body.defaultCountry} is not a country with phone numbers we know`);
@@ -90,7 +97,10 @@ export function organizationRoutes(ctx: AppContext): AnyRoute[] {
           const wrong = current && wordsProblem(optOut.stopWords, optOut.startWords, keywordsOfSettings(current));
           if (wrong) throw errors.invalid(wrong);
         }
-        const { sendWindows: givenWindows, ...settings } = req.body;
+        const targets = req.body.webhookPrivateTargets && normalisePrivateTargets(req.body.webhookPrivateTargets);
+        if (targets && !targets.ok) throw errors.invalid(`webhookPrivateTargets: ${targets.problem}`);
+        const { sendWindows: givenWindows, ...given } = req.body;
+        const settings = targets ? { ...given, webhookPrivateTargets: targets.targets } : given;
         const sendWindows = givenWindows === undefined ? undefined : checkedSendWindows(givenWindows, 'sendWindows');
         const org = await updateOrganization(ctx.db, req.principal.orgId, settings).catch((err: { code?: string }) => {
           if (err.code === '23505') throw errors.conflict('name: another organization has this name');

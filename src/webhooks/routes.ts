@@ -7,15 +7,24 @@ import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
 import { EVENT_TYPES } from '../events/record-events.js';
 import { checkWebhookUrl } from './delivery/safe-url.js';
+import { findOrganization } from '../orgs/org-store.js';
 import { newWebhookSecret } from './delivery/signature.js';
 import { toEndpoint } from './endpoint-row.js';
 import { toDelivery, selectDeliveryPage } from './delivery-row.js';
 import { deleteEndpoint, insertEndpoint, rotateEndpointSecret, selectEndpoint, selectEndpoints, updateEndpoint } from './endpoint-store.js';
 import { CreateWebhookEndpointBody, DeliveryPageQuery, DeliveryPageSchema, EndpointListSchema, EndpointWithSecretSchema, UpdateWebhookEndpointBody, WebhookEndpointSchema } from './schemas.js';
 
-/** A URL that is not public HTTPS is a 400 naming the reason (the spec's invalid_request). */
-async function assertDeliverableUrl(ctx: AppContext, url: string): Promise<void> {
-  const check = await checkWebhookUrl(url, { allowHosts: ctx.config.webhookAllowHosts });
+/**
+ * A URL that is neither public HTTPS nor one of the organization's private targets is a 400
+ * naming the reason (the spec's invalid_request). The setting is read now: no restart needed.
+ */
+async function assertDeliverableUrl(ctx: AppContext, orgId: string, url: string): Promise<void> {
+  const org = await findOrganization(ctx.db, orgId);
+  const check = await checkWebhookUrl(url, {
+    allowHosts: ctx.config.webhookAllowHosts,
+    privateTargets: org?.webhookPrivateTargets,
+    plainHttp: org?.webhookPlainHttp,
+  });
   if (!check.ok) throw errors.invalid(`url: ${check.reason}`);
 }
 
@@ -50,7 +59,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Register a webhook endpoint; its signing secret is returned only here',
       responses: { 201: EndpointWithSecretSchema },
       handler: async (req) => {
-        await assertDeliverableUrl(ctx, req.body.url);
+        await assertDeliverableUrl(ctx, req.principal.orgId, req.body.url);
         const secret = newWebhookSecret();
         const row = await insertEndpoint(ctx.db, req.principal.orgId, {
           url: req.body.url,
@@ -79,7 +88,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
       responses: { 200: WebhookEndpointSchema },
       handler: async (req) => {
         found(await selectEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!));
-        if (req.body.url !== undefined) await assertDeliverableUrl(ctx, req.body.url);
+        if (req.body.url !== undefined) await assertDeliverableUrl(ctx, req.principal.orgId, req.body.url);
         const row = found(await updateEndpoint(ctx.db, req.principal.orgId, req.params.endpointId!, req.body));
         return { status: 200, body: toEndpoint(row) };
       },

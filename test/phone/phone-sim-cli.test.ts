@@ -26,14 +26,13 @@ interface Sim {
 }
 
 /** `hafatra phone-sim …` in its own process, as the bench runs it, next to the test's database. */
-function phoneSim(...args: string[]): Sim {
-  const env = {
-    ...process.env,
-    DATABASE_URL: testDatabaseUrl(),
-    REDIS_URL: inject('redisUrl'),
-    HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix,
-    LOG_LEVEL: 'silent',
-  };
+function phoneSim(...given: [{ bare: true }, ...string[]] | string[]): Sim {
+  const bare = typeof given[0] === 'object';
+  const args = (bare ? given.slice(1) : given) as string[];
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...parent } = process.env;
+  const env = bare
+    ? { ...parent, LOG_LEVEL: 'silent', HAFATRA_DATA_DIR: join(dir, 'no-services-here') }
+    : { ...parent, DATABASE_URL: testDatabaseUrl(), REDIS_URL: inject('redisUrl'), HAFATRA_REDIS_PREFIX: app.ctx.config.redisPrefix, LOG_LEVEL: 'silent' };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'phone-sim', '--url', app.url, ...args], { env });
   const sim: Sim = {
     stdout: '',
@@ -83,16 +82,18 @@ describe('hafatra phone-sim', () => {
     await eventually(async () => (await connectedCount(org.id)) === 0, 5000, 'phones disconnected after the run');
   }, 60_000);
 
-  it('pairs its own phones with --org, raises their pacing, and stops after --duration', async () => {
+  it('pairs with --code and nothing else than the URL (no database, no Redis in its environment), and stops after --duration', async () => {
     const { org } = await app.createOrg();
-    const sim = phoneSim('--org', org.name, '--count', '2', '--pacing-per-minute', '5000', '--incoming-per-minute', '0', '--duration', '2', '--json');
+    const codes = [(await createPairingCode(app.ctx, org.id, 'Desk sim')).code, (await createPairingCode(app.ctx, org.id)).code];
+    const sim = phoneSim({ bare: true }, '--code', codes.join(','), '--incoming-per-minute', '0', '--duration', '2', '--json');
     expect(await sim.exited, sim.stderr).toBe(0);
     expect(JSON.parse(sim.stdout)).toMatchObject({ phones: 2, errors: 0 });
-    const { rows } = await app.ctx.db.query('SELECT name, pacing_per_minute FROM devices WHERE org_id = $1 ORDER BY name', [org.id]);
-    expect(rows).toEqual([
-      { name: 'Simulated phone 1', pacing_per_minute: 5000 },
-      { name: 'Simulated phone 2', pacing_per_minute: 5000 },
-    ]);
+    const { rows } = await app.ctx.db.query('SELECT count(*)::int AS n FROM devices WHERE org_id = $1', [org.id]);
+    expect(rows[0].n).toBe(2);
+    // The old way, which reached into the server's database and Redis, says what to do instead.
+    const old = phoneSim({ bare: true }, '--org', org.name, '--count', '2');
+    expect(await old.exited).toBe(2);
+    expect(old.stderr).toContain('phone-sim pairs like a phone, with a pairing code');
   }, 60_000);
 
   it('pairs phones from a file of pairing codes', async () => {
@@ -108,9 +109,9 @@ describe('hafatra phone-sim', () => {
   it('refuses unusable arguments with its usage (exit 2), and a refused token with exit 1', async () => {
     const none = phoneSim('--duration', '1');
     expect(await none.exited).toBe(2);
-    expect(none.stderr).toMatch(/exactly one of --tokens FILE, --codes FILE or --org ORG[\s\S]*usage: hafatra phone-sim/);
+    expect(none.stderr).toMatch(/exactly one of --code CODE, --codes FILE or --tokens FILE[\s\S]*usage: hafatra phone-sim/);
 
-    const rate = phoneSim('--org', 'x', '--failure-rate', '2');
+    const rate = phoneSim('--code', 'x', '--failure-rate', '2');
     expect(await rate.exited).toBe(2);
     expect(rate.stderr).toContain('--failure-rate must be a number from 0 to 1');
 

@@ -5,8 +5,9 @@ import { Action, Field, Loading, Page, notify, useSubmit } from '../ui';
 import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
 import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
 import type { SendWindows } from '../../../src/send-windows/windows.ts';
+import { WebhookTargetsCard, type WebhookTargets } from './webhook-targets-card';
 
-interface Org {
+interface Org extends WebhookTargets {
   name: string;
   defaultCountry: string;
   dailyLimit: number;
@@ -194,6 +195,7 @@ export function Settings() {
           )}
         </fieldset>
       </form>
+      <WebhookTargetsCard org={org} readOnly={ro} onSaved={setOrg} />
     </Page>
   );
 }

@@ -5,6 +5,7 @@ import { findMemberByEmail, membersOf, membershipOf, normalizeEmail, organizatio
 import { createLink, linkUrl } from '../../members/links.js';
 import { loadConfig } from '../../config/config.js';
 import { recordAuditInEveryOrganization, recordSystemAudit } from '../../audit/record-audit.js';
+import { freshSetupToken, hasOwner } from '../../app/bootstrap.js';
 
 function emailOf(args: CommandArgs): string {
   if (typeof args.values.email !== 'string') throw new UsageError('--email is required');
@@ -22,6 +23,24 @@ const baseUrl = () => {
 };
 
 export const memberCommands: Command[] = [
+  {
+    path: ['member', 'setup-link'],
+    summary: 'Print a new one-time link (24 hours) that makes the first owner of an organization; earlier ones stop working',
+    usage: 'hafatra member setup-link [--org default] [--json]',
+    options: { org: { type: 'string' } },
+    async run(args, io, services) {
+      const ctx = await services();
+      const org = await orgOf(ctx, args);
+      if (await hasOwner(ctx, org.id)) {
+        throw new UsageError(`${org.name} already has an owner: an owner invites others, or use hafatra member invite --org ${org.name} --email E --role owner`);
+      }
+      const link = await freshSetupToken(ctx, org.id);
+      await recordSystemAudit(ctx.db, org.id, { action: 'setup_link.created', target: org.id, detail: { by: 'cli' } });
+      printObject(io, args.json, { organization: org.name, expiresAt: link.expiresAt, url: linkUrl(baseUrl(), link.token) });
+      if (!args.json) io.err('Open it in a browser to make yourself the first owner: it works once.');
+      return 0;
+    },
+  },
   {
     path: ['member', 'invite'],
     summary: 'Print a one-time invitation link (7 days) for a person to join an organization',

@@ -6,6 +6,24 @@ import { syncOrgDeviceStates } from '../../devices/device-state.js';
 import { sendWindowsOption, setOrgSendWindows } from '../../send-windows/settings.js';
 import { formatSendWindowsText } from '../../send-windows/text.js';
 import type { Organization } from '../../orgs/org-store.js';
+import { normalisePrivateTargets } from '../../webhooks/delivery/private-targets.js';
+
+/** --webhook-private-targets localhost,192.168.1.0/24, or none. */
+function privateTargetsFrom(args: CommandArgs): string[] | undefined {
+  const v = args.values['webhook-private-targets'];
+  if (typeof v !== 'string') return undefined;
+  if (v.trim() === 'none') return [];
+  const result = normalisePrivateTargets(v.split(',').filter((entry) => entry.trim() !== ''));
+  if (!result.ok) throw new UsageError(`--webhook-private-targets: ${result.problem}`);
+  return result.targets;
+}
+
+function yesNo(args: CommandArgs, name: string): boolean | undefined {
+  const v = args.values[name];
+  if (v === undefined) return undefined;
+  if (v !== 'yes' && v !== 'no') throw new UsageError(`--${name} must be yes or no`);
+  return v === 'yes';
+}
 
 const COLUMNS = ['id', 'name', 'defaultCountry', 'dailyLimit', 'retentionDays', 'aiConsent', 'autoResendAttempts', 'createdAt'];
 const settingOptions = {
@@ -18,6 +36,8 @@ const settingOptions = {
   'auto-resend-codes': { type: 'string' },
   carriers: { type: 'string' },
   'send-window': { type: 'string' },
+  'webhook-private-targets': { type: 'string' },
+  'webhook-plain-http': { type: 'string' },
 } as const;
 
 const sendWindowFrom = (args: CommandArgs) => sendWindowsOption(args.values['send-window'], (m) => new UsageError(m));
@@ -60,16 +80,17 @@ function settingsFrom(args: CommandArgs): OrganizationSettings {
   if (country !== undefined && (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country))) {
     throw new UsageError('--country must be a two-letter ISO country code, e.g. MG');
   }
-  const ai = args.values['ai-consent'];
-  if (ai !== undefined && ai !== 'yes' && ai !== 'no') throw new UsageError('--ai-consent must be yes or no');
+  const ai = yesNo(args, 'ai-consent');
   return {
     name: typeof args.values.name === 'string' ? args.values.name : undefined,
     defaultCountry: typeof country === 'string' ? country.toUpperCase() : undefined,
     dailyLimit: optionalInt(args, 'daily-limit', 1, 100_000),
     retentionDays: optionalInt(args, 'retention-days', 1, 3650),
-    aiConsent: ai === undefined ? undefined : ai === 'yes',
+    aiConsent: ai,
     autoResend: { attempts: optionalInt(args, 'auto-resend', 0, MAX_AUTO_RESENDS), failureCodes: resendCodesFrom(args) },
     carriers: carriersFrom(args),
+    webhookPrivateTargets: privateTargetsFrom(args),
+    webhookPlainHttp: yesNo(args, 'webhook-plain-http'),
   };
 }
 
@@ -78,7 +99,7 @@ export const orgCommands: Command[] = [
     path: ['org', 'create'],
     summary: 'Create an organization',
     usage:
-      "hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--send-window 'mon-fri 08:00-20:00 Indian/Antananarivo'|none] [--json]",
+      "hafatra org create --name NAME [--country MG] [--daily-limit 1000] [--retention-days 30] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--send-window 'mon-fri 08:00-20:00 Indian/Antananarivo'|none] [--webhook-private-targets HOSTS|none] [--webhook-plain-http yes|no] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const name = requireString(args, 'name');
@@ -110,16 +131,17 @@ export const orgCommands: Command[] = [
     path: ['org', 'update'],
     summary: "Change an organization's settings",
     usage:
-      "hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--send-window 'mon-fri 08:00-20:00 Indian/Antananarivo'|none] [--json]",
+      "hafatra org update ORG [--name NAME] [--country MG] [--daily-limit N] [--retention-days N] [--ai-consent yes|no] [--auto-resend 0-5] [--auto-resend-codes CODES|default] [--carriers 'JSON'|default] [--send-window 'mon-fri 08:00-20:00 Indian/Antananarivo'|none] [--webhook-private-targets HOSTS|none] [--webhook-plain-http yes|no] [--json]",
     options: settingOptions,
     async run(args, io, services) {
       const ref = args.positionals[0];
       if (!ref) throw new UsageError('name the organization (id or name)');
+      // The values are checked first: a mistake in them is said before anything is looked up.
+      const settings = settingsFrom(args);
+      const windows = sendWindowFrom(args);
       const ctx = await services();
       const org = await findOrganization(ctx.db, ref);
       if (!org) throw new UsageError(`no organization ${ref}`);
-      const settings = settingsFrom(args);
-      const windows = sendWindowFrom(args);
       const updated = await updateOrganization(ctx.db, org.id, settings);
       // The phones' dispatch states hold the prefix table and their SIMs' networks.
       if (settings.carriers !== undefined) await syncOrgDeviceStates(ctx, org.id);

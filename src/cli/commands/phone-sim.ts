@@ -1,16 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError, optionalInt, requireString, type Command, type CommandArgs, type CommandIo } from '../command.js';
-import type { AppContext } from '../../context/app-context.js';
-import { findOrganization } from '../../orgs/org-store.js';
-import { createPairingCode } from '../../devices/pairing.js';
-import { updateDevice } from '../../devices/update-device.js';
-import { Fleet, pairCodes, type FleetPhoneOptions } from '../../phone/fleet.js';
+import { Fleet, type FleetPhoneOptions } from '../../phone/fleet.js';
 import { progressLine, summarize, summaryLines } from '../../phone/fleet-report.js';
 
 const USAGE =
-  'hafatra phone-sim --url URL (--tokens FILE | --codes FILE | --org ORG) [--count N] [--latency-ms 200] ' +
+  'hafatra phone-sim --url URL (--code CODE[,CODE…] | --codes FILE | --tokens FILE) [--count N] [--latency-ms 200] ' +
   '[--failure-rate 0.02] [--delivery-rate 0.9] [--concurrency 1] [--incoming-per-minute 0] [--heartbeat-seconds 60] ' +
-  '[--pacing-per-minute N] [--duration S] [--json]';
+  '[--duration S] [--json]';
 const NAME_PREFIX = 'Simulated phone';
 
 function optionalNumber(args: CommandArgs, name: string, min: number, max: number): number | undefined {
@@ -47,32 +43,28 @@ function phoneOptions(args: CommandArgs): FleetPhoneOptions {
 }
 
 /**
- * With --org (next to the server's database): pairing codes created here, exchanged over HTTP
- * like a real phone does, and pacing set before any phone connects.
+ * Like a real phone, a simulated one needs only the server's URL and a pairing code (from
+ * `hafatra device pair` or the dashboard), exchanged over HTTP: nothing here reaches the server's
+ * database or Redis, so the simulator outlives restarts of the server it runs against.
  */
-async function pairForOrg(ctx: AppContext, url: string, orgRef: string, count: number, pacing: number | undefined): Promise<string[]> {
-  const org = await findOrganization(ctx.db, orgRef);
-  if (!org) throw new UsageError(`no organization ${orgRef}`);
-  const codes: string[] = [];
-  for (let i = 0; i < count; i++) codes.push((await createPairingCode(ctx, org.id)).code);
-  const paired = await pairCodes(url, codes, NAME_PREFIX);
-  if (pacing !== undefined) {
-    for (const { deviceId } of paired) await updateDevice(ctx, org.id, deviceId, { pacingPerMinute: pacing });
-  }
-  return paired.map((p) => p.token);
-}
-
-async function fleetFrom(args: CommandArgs, url: string, services: () => Promise<AppContext>): Promise<Fleet> {
+async function fleetFrom(args: CommandArgs, url: string): Promise<Fleet> {
   const count = optionalInt(args, 'count', 1, 100_000);
-  const pacing = optionalInt(args, 'pacing-per-minute', 1, 1_000_000);
-  const sources = ['tokens', 'codes', 'org'].filter((s) => typeof args.values[s] === 'string');
-  if (sources.length !== 1) throw new UsageError('give exactly one of --tokens FILE, --codes FILE or --org ORG');
-  if (pacing !== undefined && sources[0] !== 'org') throw new UsageError('--pacing-per-minute needs --org (it changes the devices in the database)');
+  if (args.values.org !== undefined || args.values['pacing-per-minute'] !== undefined) {
+    throw new UsageError(
+      'phone-sim pairs like a phone, with a pairing code: print one with `hafatra device pair --org ORG` (or on the dashboard) and pass --code CODE; set pacing with `hafatra device update`',
+    );
+  }
+  const sources = ['code', 'codes', 'tokens'].filter((s) => typeof args.values[s] === 'string');
+  if (sources.length !== 1) throw new UsageError('give exactly one of --code CODE, --codes FILE or --tokens FILE');
   const opts = { baseUrl: url, namePrefix: NAME_PREFIX, ...phoneOptions(args) };
   if (sources[0] === 'tokens') return Fleet.start({ ...opts, tokens: await readLines(args.values.tokens as string, count) });
   if (sources[0] === 'codes') return Fleet.start({ ...opts, codes: await readLines(args.values.codes as string, count) });
-  const tokens = await pairForOrg(await services(), url, args.values.org as string, count ?? 1, pacing);
-  return Fleet.start({ ...opts, tokens });
+  const codes = (args.values.code as string)
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (codes.length === 0) throw new UsageError('--code takes a pairing code (hafatra device pair prints one)');
+  return Fleet.start({ ...opts, codes });
 }
 
 /** Resolves on Ctrl-C or after `seconds` (if given). */
@@ -109,11 +101,11 @@ function showProgress(fleet: Fleet, startedAt: number): () => void {
   };
 }
 
-async function run(args: CommandArgs, io: CommandIo, services: () => Promise<AppContext>): Promise<number> {
+async function run(args: CommandArgs, io: CommandIo): Promise<number> {
   const url = requireString(args, 'url').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(url)) throw new UsageError('--url must start with http:// or https://');
   const duration = optionalInt(args, 'duration', 1, 30 * 86_400);
-  const fleet = await fleetFrom(args, url, services);
+  const fleet = await fleetFrom(args, url);
   const startedAt = Date.now();
   const stopProgress = args.json ? () => {} : showProgress(fleet, startedAt);
   await runUntilStopped(duration);
@@ -136,6 +128,7 @@ export const phoneSimCommands: Command[] = [
       url: { type: 'string' },
       count: { type: 'string' },
       tokens: { type: 'string' },
+      code: { type: 'string' },
       codes: { type: 'string' },
       org: { type: 'string' },
       'latency-ms': { type: 'string' },

@@ -3,7 +3,7 @@ import { loadConfig, settings } from '../../config/config.js';
 import { runProcess } from '../../app/processes.js';
 import { openContext, closeContext } from '../../app/runtime.js';
 import { migrate } from '../../db/migrate.js';
-import { printRows, type CommandArgs } from '../command.js';
+import { printRows, type CommandArgs, type CommandIo } from '../command.js';
 
 /** `--https` turns HAFATRA_HTTPS on for this run (the LAN certificate of the local CA). */
 const httpsOption = { https: { type: 'boolean' } } as const;
@@ -57,18 +57,36 @@ export const processCommands: Command[] = [
     usage: 'hafatra config [--json]',
     async run(args, io) {
       const secret = (name: string) => /KEY|URL/.test(name);
-      printRows(
-        io,
-        args.json,
-        Object.entries(settings).map(([name, s]) => ({
-          name,
-          default: s.default,
-          current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name],
-          doc: s.doc,
-        })),
-        ['name', 'default', 'current', 'doc'],
-      );
+      const rows = Object.entries(settings).map(([name, s]) => ({
+        name,
+        default: s.default,
+        current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name]!,
+        doc: s.doc,
+      }));
+      if (args.json) printRows(io, true, rows, ['name', 'default', 'current', 'doc']);
+      else for (const row of rows) printSetting(io, row, Math.min(process.stdout.columns || 100, 100));
       return 0;
     },
   },
 ];
+
+/** A setting as a short block: its name, default and value, then its description wrapped to `width`. */
+function printSetting(io: CommandIo, row: { name: string; default: string; current: string; doc: string }, width: number): void {
+  const current = row.current === '' ? '' : `, now ${row.current}`;
+  io.out(`${row.name}  (default ${row.default === '' ? '(empty)' : row.default}${current})`);
+  for (const line of wrap(row.doc, width - 4)) io.out(`    ${line}`);
+  io.out('');
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}

@@ -2,6 +2,7 @@
 // lookup pinned to that address. Reusing connections is what makes thousands
 // of deliveries per second possible; pinning is what keeps a DNS change from
 // redirecting a delivery to an address that was never checked.
+import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 
@@ -12,13 +13,15 @@ const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 /** Least recently used agents beyond this many are closed. */
 const MAX_AGENTS = 1_000;
 
-const agents = new Map<string, https.Agent>();
+const agents = new Map<string, http.Agent>();
 
 export interface PinnedTarget {
   hostname: string;
   port: number;
   address: string;
   family: 4 | 6;
+  /** Plain http (an organization's private target); https otherwise. */
+  plain?: boolean;
 }
 
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
@@ -29,13 +32,13 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   }) as LookupFunction;
 }
 
-export function agentFor(target: PinnedTarget): https.Agent {
-  const key = `${target.hostname}|${target.port}|${target.address}`;
+export function agentFor(target: PinnedTarget): http.Agent {
+  const key = `${target.plain ? 'http' : 'https'}|${target.hostname}|${target.port}|${target.address}`;
   let agent = agents.get(key);
   if (agent) {
     agents.delete(key); // re-insert: Map order doubles as recency order
   } else {
-    agent = new https.Agent({
+    agent = new (target.plain ? http.Agent : https.Agent)({
       keepAlive: true,
       maxSockets: MAX_SOCKETS_PER_RECEIVER,
       maxFreeSockets: MAX_IDLE_SOCKETS_PER_RECEIVER,

@@ -1,5 +1,6 @@
 // One delivery attempt: POST the signed body to the checked address over
-// HTTPS. Never throws; every way of failing becomes { ok: false, error }.
+// HTTPS (plain HTTP for an organization's private target). Never throws; every way of failing becomes { ok: false, error }.
+import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { isIP } from 'node:net';
@@ -65,7 +66,8 @@ function drainCapped(response: IncomingMessage, cap: number, done: () => void): 
 export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult> {
   const started = performance.now();
   const hostname = withoutBrackets(req.url.hostname);
-  const port = req.url.port ? Number(req.url.port) : 443;
+  const plain = req.url.protocol === 'http:';
+  const port = req.url.port ? Number(req.url.port) : plain ? 80 : 443;
   return new Promise((resolve) => {
     let settled = false;
     let result: Omit<WebhookPostResult, 'durationMs'> | null = null;
@@ -75,14 +77,14 @@ export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult>
       clearTimeout(timer);
       resolve({ ...(result ?? fallback), durationMs: Math.round(performance.now() - started) });
     };
-    const request = https.request({
+    const request = (plain ? http : https).request({
       method: 'POST',
       host: hostname,
       port,
       path: `${req.url.pathname}${req.url.search}`,
       // SNI must be a name, never an IP literal; certificate checks use `host` either way.
       servername: isIP(hostname) ? '' : hostname,
-      agent: agentFor({ hostname, port, address: req.address, family: req.family }),
+      agent: agentFor({ hostname, port, address: req.address, family: req.family, plain }),
       ca: req.ca,
       headers: { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
     });

@@ -5,6 +5,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { withoutBrackets } from './ip-text.js';
 import { classifyAddress } from './safe-address.js';
+import { privateTargetAllows } from './private-targets.js';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -18,6 +19,10 @@ export type ResolveHost = (hostname: string) => Promise<ResolvedAddress[]>;
 export interface CheckWebhookUrlOptions {
   /** Hostnames (exact, case-insensitive) exempt from the public-address rule. */
   allowHosts: string[];
+  /** The organization's private targets (host names, addresses, CIDR ranges) its owner allowed. */
+  privateTargets?: readonly string[];
+  /** The organization allows plain http to its private targets on the LAN (loopback ones never need it). */
+  plainHttp?: boolean;
   /** Resolver (tests; deliveries use a short-lived cache); defaults to dns.lookup with all: true. */
   lookup?: ResolveHost;
 }
@@ -40,7 +45,7 @@ function parseWebhookUrl(input: string): URL | string {
   } catch {
     return 'The webhook URL is not a valid absolute URL.';
   }
-  if (url.protocol !== 'https:') return 'The webhook URL must use https.';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The webhook URL must use https.';
   if (url.username || url.password) return 'The webhook URL must not contain a user name or password.';
   if (!url.hostname) return 'The webhook URL has no host.';
   return url;
@@ -56,23 +61,39 @@ async function resolveHost(host: string, lookup: CheckWebhookUrlOptions['lookup'
   }
 }
 
+const PLAIN_HTTP_REFUSED =
+  "The webhook URL must use https; plain http only reaches the organization's private webhook targets (loopback ones always, LAN ones when the organization allows plain HTTP).";
+
+/** Why a non-public address may not be reached, or null when the organization allowed it. */
+function privateRefusal(host: string, address: string, kind: string, opts: CheckWebhookUrlOptions): string | null {
+  // Metadata services hold the host's credentials: no organization setting opens them.
+  if (kind !== 'cloud metadata' && privateTargetAllows(opts.privateTargets ?? [], host, address)) return null;
+  const where = isIP(host) ? `The webhook URL points to ${address}` : `The host ${host} resolves to ${address}`;
+  return `${where}, which is not a public address (${kind}); webhooks only reach public addresses and the private targets an owner of the organization allowed (organization setting webhookPrivateTargets).`;
+}
+
 export async function checkWebhookUrl(input: string, opts: CheckWebhookUrlOptions): Promise<WebhookUrlCheck> {
   const url = parseWebhookUrl(input);
   if (typeof url === 'string') return refuse(url);
   const host = bareHost(url.hostname);
   const addresses = await resolveHost(host, opts.lookup);
   if (typeof addresses === 'string') return refuse(addresses);
-  const allowed = opts.allowHosts.some((allowedHost) => bareHost(allowedHost.trim()) === host);
-  if (!allowed) {
-    // Every address must be public: a client may connect to any of them, and a
-    // mixed answer is the usual shape of a DNS-rebinding attempt.
-    for (const { address } of addresses) {
-      const verdict = classifyAddress(address);
-      if (!verdict.public) {
-        const where = isIP(host) ? `The webhook URL points to ${address}` : `The host ${host} resolves to ${address}`;
-        return refuse(`${where}, which is not a public address (${verdict.kind}); webhooks can only be delivered to public addresses.`);
-      }
-    }
+  const operatorAllowed = opts.allowHosts.some((allowedHost) => bareHost(allowedHost.trim()) === host);
+  const verdicts = addresses.map(({ address }) => ({ address, verdict: classifyAddress(address) }));
+  // Every address must be public or allowed: a client may connect to any of
+  // them, and a mixed answer is the usual shape of a DNS-rebinding attempt.
+  for (const { address, verdict } of verdicts) {
+    if (verdict.public || operatorAllowed) continue;
+    const refusal = privateRefusal(host, address, verdict.kind, opts);
+    if (refusal) return refuse(refusal);
+  }
+  if (url.protocol === 'http:') {
+    // Plain http only to the organization's own private targets (the operator's hosts stay
+    // https-only), all of them loopback unless the organization chose plain HTTP on its LAN.
+    const fits = verdicts.every(
+      ({ address, verdict }) => !verdict.public && privateTargetAllows(opts.privateTargets ?? [], host, address) && (verdict.kind.endsWith('loopback') || opts.plainHttp === true),
+    );
+    if (!fits) return refuse(PLAIN_HTTP_REFUSED);
   }
   const first = addresses[0]!;
   return { ok: true, url, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -15,6 +15,9 @@ export interface DeliveryWork {
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
+  /** The organization's private targets and plain-HTTP choice, read with the claim: a change applies to the next attempt. */
+  privateTargets: string[];
+  plainHttp: boolean;
   /** The claim holds until then: an attempt that could not end before it is not made. */
   leaseUntil: Date;
 }
@@ -41,9 +44,11 @@ export const CLAIM_STATEMENT = `WITH claimed AS (
   )
   SELECT c.id, c.endpoint_id AS "endpointId", c.attempts, c.event_id AS "eventId", c.event_type AS "eventType",
     e.payload::text AS body, c.leased_until AS "leaseUntil",
-    w.url, w.enabled, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt"
+    w.url, w.enabled, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
+    o.webhook_private_targets AS "privateTargets", o.webhook_plain_http AS "plainHttp"
   FROM claimed c
   JOIN webhook_endpoints w ON w.id = c.endpoint_id
+  JOIN organizations o ON o.id = w.org_id
   JOIN events e ON e.id = c.event_id`;
 
 /**

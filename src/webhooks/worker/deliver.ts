@@ -41,7 +41,12 @@ type AttemptResult = { made: true; record: AttemptRecord } | { made: false; work
 async function attempt(deps: DeliverDeps, w: DeliveryWork): Promise<AttemptResult> {
   if (Date.now() + deps.ctx.config.webhookTimeoutMs > w.leaseUntil.getTime()) return { made: false, work: w };
   const startedAt = new Date();
-  const check = await checkWebhookUrl(w.url, { allowHosts: deps.ctx.config.webhookAllowHosts, lookup: deps.lookup });
+  const check = await checkWebhookUrl(w.url, {
+    allowHosts: deps.ctx.config.webhookAllowHosts,
+    privateTargets: w.privateTargets,
+    plainHttp: w.plainHttp,
+    lookup: deps.lookup,
+  });
   const result = check.ok
     ? await postWebhook({
         url: check.url,

@@ -101,7 +101,9 @@ describe('checkWebhookUrl: URL shape', () => {
 describe('checkWebhookUrl: hostnames', () => {
   it('refuses a name that resolves to a private address, naming the address', async () => {
     const reason = await reasonFor('https://hooks.example.com/', { allowHosts: [], lookup: resolvesTo('10.1.2.3') });
-    expect(reason).toBe('The host hooks.example.com resolves to 10.1.2.3, which is not a public address (private); webhooks can only be delivered to public addresses.');
+    expect(reason).toBe(
+      'The host hooks.example.com resolves to 10.1.2.3, which is not a public address (private); webhooks only reach public addresses and the private targets an owner of the organization allowed (organization setting webhookPrivateTargets).',
+    );
   });
 
   it('refuses when any one of several addresses is not public (DNS rebinding)', async () => {

@@ -17,7 +17,7 @@ let lines: string[] = [];
 
 async function start(): Promise<WebhookListener> {
   lines = [];
-  listener = await runWebhookListener({ port: 0, secret, dataDir, out: (line) => lines.push(line) });
+  listener = await runWebhookListener({ port: 0, secret, dataDir, tls: true, out: (line) => lines.push(line) });
   return listener;
 }
 
@@ -31,7 +31,7 @@ function deliver(to: WebhookListener, signingSecret: string, event = { id: 'evt_
     body,
     headers: webhookRequestHeaders({ signature, eventId: event.id, eventType: event.event, version: '0.0.0-test' }),
     timeoutMs: 5_000,
-    ca: readFileSync(to.certPath, 'utf8'),
+    ca: to.certPath ? readFileSync(to.certPath, 'utf8') : undefined,
   });
 }
 
@@ -42,7 +42,22 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe('runWebhookListener', () => {
+describe('runWebhookListener, plain http (the default)', () => {
+  it('listens on loopback without a certificate and verifies with the secret set once its endpoint exists', async () => {
+    listener = await runWebhookListener({ port: 0, dataDir, out: (line) => lines.push(line) });
+    expect(listener.url).toBe(`http://localhost:${listener.port}/`);
+    expect(listener.certPath).toBeNull();
+    expect(lines.join('\n')).not.toContain('NODE_EXTRA_CA_CERTS');
+    // No secret yet: nothing is valid.
+    expect(await deliver(listener, secret)).toMatchObject({ ok: false, statusCode: 401 });
+    listener.setSecret(secret);
+    lines = [];
+    expect(await deliver(listener, secret, { id: 'evt_plain', event: 'message.sent' })).toMatchObject({ ok: true, statusCode: 200 });
+    expect(lines[0]).toMatch(/message\.sent {2}evt_plain {2}valid$/);
+  });
+});
+
+describe('runWebhookListener --https', () => {
   it('writes its certificate under the data dir and prints how to start Hafatra against it', async () => {
     const started = await start();
     expect(started.certPath).toBe(join(dataDir, 'webhook-listener', 'cert.pem'));
@@ -72,10 +87,10 @@ describe('runWebhookListener', () => {
 
   it('keeps the same certificate across restarts, so NODE_EXTRA_CA_CERTS stays valid', async () => {
     const first = await start();
-    const cert = readFileSync(first.certPath, 'utf8');
+    const cert = readFileSync(first.certPath!, 'utf8');
     await first.close();
     const second = await start();
-    expect(readFileSync(second.certPath, 'utf8')).toBe(cert);
+    expect(readFileSync(second.certPath!, 'utf8')).toBe(cert);
     expect((await deliver(second, secret)).ok).toBe(true);
   });
 
@@ -84,7 +99,7 @@ describe('runWebhookListener', () => {
     const script = `require('https').request('${started.url}', { method: 'POST' }, (res) => { console.log(res.statusCode); res.resume(); })
       .on('error', (e) => { console.log(e.code); }).end('{}')`;
     const run = promisify(execFile);
-    const trusted = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: started.certPath } });
+    const trusted = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: started.certPath! } });
     expect(trusted.stdout.trim()).toBe('401'); // reached the listener; unsigned, so refused
     const { NODE_EXTRA_CA_CERTS: _ignored, ...envWithout } = process.env;
     const untrusted = await run(process.execPath, ['-e', script], { env: envWithout });
