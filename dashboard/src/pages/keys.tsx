@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
 interface Key {
   id: string;
@@ -16,7 +16,7 @@ interface Key {
 const SCOPES = ['messages:send', 'messages:read', 'devices:read', 'devices:write', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write', 'opt-outs:read', 'opt-outs:write'];
 
 function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void }) {
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     const days = Number(f.get('days'));
     const scopes = f.getAll('scopes').map(String);
     if (scopes.length === 0) throw new Error('Choose at least one scope.');
@@ -29,7 +29,7 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
   });
   return (
     <Dialog title="New API key" onClose={p.onClose}>
-      <form onSubmit={onSubmit}>
+      <Form submit={submit}>
         <Field label="Name" hint="What uses it: “billing server”, “monitoring”.">
           {(id) => <input id={id} name="name" required maxLength={128} />}
         </Field>
@@ -53,14 +53,14 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
           )}
         </Field>
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy}>
+          <button class="primary" type="submit" disabled={submit.busy}>
             Create the key
           </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

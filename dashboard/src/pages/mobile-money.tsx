@@ -5,7 +5,7 @@ import { downloadCsv } from '../csv';
 import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Loading, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
 import { allPages } from './received';
 
 interface MoneyEvent {
@@ -43,7 +43,7 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
       })
       .catch(notify.error);
   }, [p.id]);
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     setE(await api.post<MoneyEvent>(`/dashboard/v1/mobile-money/${p.id}/review`, { note: String(f.get('note') ?? '') }));
     notify.success('Marked as reviewed. The record stays unverified: check the amount in the provider’s own records.');
     p.onReviewed();
@@ -94,12 +94,12 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
             </div>
           </div>
           {can('admin') && (
-            <form onSubmit={onSubmit}>
+            <Form submit={submit}>
               <Field label="Review note">{(id) => <textarea id={id} name="note" rows={2} required maxLength={2000} defaultValue={e.review.note ?? ''} />}</Field>
-              <button class="primary" type="submit" disabled={busy}>
+              <button class="primary" type="submit" disabled={submit.busy}>
                 Mark as reviewed
               </button>
-            </form>
+            </Form>
           )}
           <p>
             <button type="button" onClick={p.onClose}>

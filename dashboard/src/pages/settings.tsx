@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Field, Loading, Page, notify, useSubmit } from '../ui';
+import { asField } from '../form-errors';
+import { Action, Field, Form, Loading, Page, notify, useSubmit } from '../ui';
 import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
 import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
 import type { SendWindows } from '../../../src/send-windows/windows.ts';
@@ -40,7 +41,7 @@ export function Settings() {
     if (codes.join(',') === org?.autoResend.failureCodes.join(',')) return {};
     return { failureCodes: codes.length === 0 ? null : codes };
   };
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     setOrg(
       await api.patch<Org>('/dashboard/v1/organization', {
         name: String(f.get('name')),
@@ -76,7 +77,7 @@ export function Settings() {
   });
   const windows = useSubmit(async (f) => {
     const text = String(f.get('sendWindows')).trim();
-    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows: parseSendWindowsText(text) }));
+    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows: asField('sendWindows', () => parseSendWindowsText(text)) }));
     notify.success(text === '' ? 'Phones now send at any hour.' : 'Send windows saved.');
   });
   if (!org)
@@ -89,7 +90,7 @@ export function Settings() {
   return (
     <Page title="Settings">
       {ro && <p class="muted">Only owners change these settings.</p>}
-      <form class="card" onSubmit={onSubmit}>
+      <Form class="card" submit={submit}>
         <fieldset disabled={ro}>
           <Field label="Organization name">{(id) => <input id={id} name="name" defaultValue={org.name} required maxLength={128} />}</Field>
           <Field label="Default country" hint="Two letters (MG for Madagascar): how national numbers like 034 12 345 67 are read.">
@@ -114,13 +115,13 @@ export function Settings() {
             <input type="checkbox" name="aiConsent" defaultChecked={org.aiConsent} /> Allow an AI reader for mobile-money SMS the templates cannot read (sends those SMS to the configured AI provider)
           </label>
           {!ro && (
-            <button class="primary" type="submit" disabled={busy}>
+            <button class="primary" type="submit" disabled={submit.busy}>
               Save
             </button>
           )}
         </fieldset>
-      </form>
-      <form class="card" onSubmit={optOut.onSubmit} key={JSON.stringify(org.optOut)}>
+      </Form>
+      <Form class="card" submit={optOut} key={JSON.stringify(org.optOut)}>
         <h2>Opt-out words</h2>
         <p class="muted">
           A received SMS that is only one of these words (any case, accents and punctuation aside) adds its sender to the <a href="/opt-outs">opt-outs</a>, or takes it off.
@@ -152,8 +153,8 @@ export function Settings() {
             </div>
           )}
         </fieldset>
-      </form>
-      <form class="card" onSubmit={networks.onSubmit} key={formatCarriers(org.carriers)}>
+      </Form>
+      <Form class="card" submit={networks} key={formatCarriers(org.carriers)}>
         <h2>Mobile networks</h2>
         <p class="muted">
           A message goes out from a SIM on the recipient's network when a phone has one (on-net SMS cost less). A recipient is on a network when their number starts with one of its prefixes; a SIM is,
@@ -176,8 +177,8 @@ export function Settings() {
             </div>
           )}
         </fieldset>
-      </form>
-      <form class="card" onSubmit={windows.onSubmit} key={formatSendWindowsText(org.sendWindows)}>
+      </Form>
+      <Form class="card" submit={windows} key={formatSendWindowsText(org.sendWindows)}>
         <h2>Send windows</h2>
         <p class="muted">
           Quiet hours: outside these windows messages wait queued and go out, oldest first, when the window opens. A send with ignoreSendWindows (one-time codes) goes at once; every message still
@@ -193,7 +194,7 @@ export function Settings() {
             </button>
           )}
         </fieldset>
-      </form>
+      </Form>
     </Page>
   );
 }

@@ -4,7 +4,7 @@ import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
 import { navigate } from '../router';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
 interface Endpoint {
   id: string;
@@ -33,7 +33,7 @@ interface Delivery {
 
 function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (secret?: string) => void; onClose: () => void }) {
   const e = p.endpoint;
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     const body = { url: String(f.get('url')), description: String(f.get('description') ?? '') || null, eventTypes: f.getAll('eventTypes').map(String) };
     if (body.eventTypes.length === 0) throw new Error('Choose at least one event.');
     if (e) {
@@ -47,7 +47,7 @@ function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (s
   });
   return (
     <Dialog title={e ? 'Edit endpoint' : 'New webhook endpoint'} onClose={p.onClose}>
-      <form onSubmit={onSubmit}>
+      <Form submit={submit}>
         <Field label="URL" hint="A public HTTPS address.">
           {(id) => <input id={id} name="url" type="url" required defaultValue={e?.url} placeholder="https://example.org/hafatra" />}
         </Field>
@@ -61,14 +61,14 @@ function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (s
           ))}
         </fieldset>
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy}>
+          <button class="primary" type="submit" disabled={submit.busy}>
             {e ? 'Save' : 'Create'}
           </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

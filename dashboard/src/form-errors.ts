@@ -1,0 +1,56 @@
+import { ApiError, describeError, humanField } from './api';
+
+/** Where a form shows an error: under a field (by its input's name), or at the form's end. */
+export interface FormErrors {
+  fields: Record<string, string>;
+  form: string | null;
+}
+
+/** An error the page finds itself about one field (`throw new FieldError('repeat', 'The two passwords differ.')`). */
+export class FieldError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `url: must be…`, `carriers[1].prefixes[0]: …`: the server names the field first (src/http/validation.ts). */
+const NAMED = /^([A-Za-z][A-Za-z0-9]*)((?:\[\d+\]|\.[A-Za-z0-9]+)*): ([\s\S]+)$/;
+
+const sentence = (s: string) => {
+  const t = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
+
+/** The words a person sees for an input: its label, or its group's legend. */
+function labelOf(form: HTMLFormElement, el: Element): string | null {
+  const id = el.getAttribute('id');
+  const label = (id && form.querySelector(`label[for="${id}"]`)) || el.closest('fieldset')?.querySelector('legend');
+  return label?.textContent?.trim() || null;
+}
+
+export function placeError(err: unknown, form: HTMLFormElement): FormErrors {
+  if (err instanceof FieldError) return { fields: { [err.field]: sentence(err.message) }, form: null };
+  const m = err instanceof ApiError && err.status === 400 ? NAMED.exec(err.message) : null;
+  if (!m) return { fields: {}, form: describeError(err) };
+  const [, root, rest, text] = m as unknown as [string, string, string, string];
+  // The input may bear the field's own name (`url`), its last part (`optOut.stopWords`) or the whole path run together (`autoResend.attempts`: autoResendAttempts).
+  const parts = [root, ...rest.split(/[.[\]]/).filter((x) => x && !/^\d+$/.test(x))];
+  const names = [root, parts[parts.length - 1]!, parts.map((x, i) => (i === 0 ? x : x.charAt(0).toUpperCase() + x.slice(1))).join('')];
+  const name = names.find((n) => form.querySelector(`[name="${n}"]`)) ?? root;
+  const el = form.querySelector(`[name="${name}"]`);
+  if (el?.closest('.field')) return { fields: { [name]: sentence(text) }, form: null };
+  const label = el ? labelOf(form, el) : null;
+  return { fields: {}, form: `${label ?? humanField(root)}: ${sentence(text)}` };
+}
+
+/** Runs a parser of what the person typed; its complaint becomes an error under that field. */
+export function asField<T>(field: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new FieldError(field, err instanceof Error ? err.message : String(err));
+  }
+}
