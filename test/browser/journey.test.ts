@@ -87,6 +87,9 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await go(page, 'Phones');
     await expect.poll(() => page.getByText('No phone is paired yet').count()).toBe(1);
     await page.getByRole('button', { name: 'Pair a phone' }).click();
+    // The phone is named before its code is made.
+    await page.getByLabel('Name of the phone').fill('Front desk');
+    await page.getByRole('button', { name: 'Make a pairing code' }).click();
     const code = (await page.getByTestId('pairing-code').textContent())!.trim();
     await screenshot(page, 'pairing');
     // The same code for SMS Gateway for Android, with the API URL to type into it.
