@@ -45,12 +45,3 @@ export function placeError(err: unknown, form: HTMLFormElement): FormErrors {
   const label = el ? labelOf(form, el) : null;
   return { fields: {}, form: `${label ?? humanField(root)}: ${sentence(text)}` };
 }
-
-/** Runs a parser of what the person typed; its complaint becomes an error under that field. */
-export function asField<T>(field: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (err) {
-    throw new FieldError(field, err instanceof Error ? err.message : String(err));
-  }
-}

@@ -89,17 +89,23 @@ describe.each([1280, 390])('at %i px', (width) => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('puts a send-window mistake under its field and drops it once saved', async () => {
+  it('chooses send windows from days and times, puts a mistake under them and drops it once saved', async () => {
     await go('/settings', 'Settings');
-    const windows = page.getByLabel('Windows', { exact: true });
-    await windows.fill('every day at noon');
+    await page.getByLabel('Send only within these hours').check();
+    const range = page.getByTestId('window-range');
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri']) await range.getByLabel(day, { exact: true }).uncheck();
     await page.getByRole('button', { name: 'Save send windows' }).click();
-    await expect.poll(() => page.locator('.field-error').count()).toBe(1);
-    await windows.fill('mon-fri 08:00-18:00 Indian/Antananarivo');
+    await expect.poll(() => page.locator('.field-error').textContent()).toBe('Range 1 has no day: tick at least one, or remove it.');
+    await range.getByLabel('Sat', { exact: true }).check();
+    await range.getByLabel('From').fill('09:00');
+    await range.getByLabel('to', { exact: true }).fill('12:30');
     await page.getByRole('button', { name: 'Save send windows' }).click();
     await expect.poll(() => page.locator('.notice.success').textContent()).toContain('Send windows saved');
     expect(await page.locator('.field-error').count()).toBe(0);
     expect(await errorNotices()).toBe(0);
+    const saved = await app.request('GET', '/v1/send-windows', { key });
+    expect(saved.body.sendWindows.ranges).toEqual([{ days: ['sat'], from: '09:00', to: '12:30' }]);
+    await shot('send-windows');
   });
 
   it("shows Overview's delivered share out of everything sent, and a legend with totals", async () => {

@@ -13,7 +13,19 @@ interface Key {
   lastUsedAt: string | null;
   createdAt: string;
 }
-const SCOPES = ['messages:send', 'messages:read', 'devices:read', 'devices:write', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write', 'opt-outs:read', 'opt-outs:write'];
+/** What each scope lets a key do (its routes: GET /openapi.json lists each route's scope). */
+const SCOPES: [string, string][] = [
+  ['messages:send', 'Send SMS, cancel a queued message, resend one'],
+  ['messages:read', 'Read messages and their timelines'],
+  ['devices:read', 'Read the phones, their state and send windows'],
+  ['devices:write', 'Rename, pause or revoke phones; set send windows'],
+  ['incoming:read', 'Read received SMS'],
+  ['mobile-money:read', 'Read mobile-money records'],
+  ['webhooks:read', 'Read webhook endpoints and their deliveries'],
+  ['webhooks:write', 'Create, change and delete endpoints; rotate secrets, test, redeliver'],
+  ['opt-outs:read', 'Read the opt-out list'],
+  ['opt-outs:write', 'Add numbers to the opt-out list and remove them'],
+];
 
 function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void }) {
   const submit = useSubmit(async (f) => {
@@ -35,9 +47,9 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
         </Field>
         <fieldset>
           <legend>Scopes</legend>
-          {SCOPES.map((s) => (
+          {SCOPES.map(([s, what]) => (
             <label class="check">
-              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'messages:send' || s === 'messages:read'} /> {s}
+              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'messages:send' || s === 'messages:read'} /> <code>{s}</code> <span class="muted">{what}</span>
             </label>
           ))}
         </fieldset>

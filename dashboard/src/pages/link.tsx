@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { ApiError, api, describeError } from '../api';
 import type { Me } from '../session';
 import { Field, Form, notify, useSubmit } from '../ui';
 import { FieldError } from '../form-errors';
@@ -25,7 +25,10 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
   const [info, setInfo] = useState<LinkInfo | null | string>(null);
   const [signingIn, setSigningIn] = useState(false);
   useEffect(() => {
-    api.post<LinkInfo>('/dashboard/v1/links/inspect', { token }).then(setInfo, (err) => setInfo(describeError(err)));
+    api.post<LinkInfo>('/dashboard/v1/links/inspect', { token }).then(setInfo, (err) =>
+      // The server says only "not found": a link used once, expired, or cut short when copied all look alike to it.
+      setInfo(err instanceof ApiError && err.status === 404 ? 'This link was already used, has expired, or was not copied whole.' : describeError(err)),
+    );
   }, [token]);
   const submit = useSubmit(async (f) => {
     if (f.get('password') !== f.get('repeat')) throw new FieldError('repeat', 'The two passwords differ.');

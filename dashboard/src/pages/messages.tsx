@@ -139,6 +139,24 @@ export function Messages(p: { search: string }) {
   );
 }
 
+/** A phone by its name, linked to the Phones page; the id in its title. */
+function PhoneName(p: { id: string }) {
+  const [name, setName] = useState<string | null>(null);
+  useEffect(
+    () =>
+      void api.get<{ name: string }>(`/v1/devices/${p.id}`).then(
+        (d) => setName(d.name),
+        () => setName(null),
+      ),
+    [p.id],
+  );
+  return (
+    <a href="/phones" title={p.id} data-testid="message-phone">
+      {name ?? p.id}
+    </a>
+  );
+}
+
 export function MessageDetail(p: { id: string }) {
   const [m, setM] = useState<(Message & { events: Event[] }) | null>(null);
   const load = () => api.get<Message & { events: Event[] }>(`/v1/messages/${p.id}`).then(setM, notify.error);
@@ -170,7 +188,9 @@ export function MessageDetail(p: { id: string }) {
             ) : null}
             {FINAL.has(m.status) && m.status !== 'sent' ? (
               <Action
-                kind="primary"
+                // A failed message is worth sending again; a delivered one rarely is, so it is asked first.
+                kind={m.status === 'delivered' ? 'plain' : 'primary'}
+                confirm={m.status === 'delivered' ? 'This message was delivered. Send the same text to the same number again, as a new message?' : undefined}
                 done="Sent again as a new message."
                 run={async () => {
                   const r = await api.post<{ messages: Message[] }>(`/v1/messages/${m.id}/resend`, undefined, { 'idempotency-key': `resend-${m.id}-${Date.now()}` });
@@ -197,7 +217,7 @@ export function MessageDetail(p: { id: string }) {
           {m.segments} ({m.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'})
         </dd>
         <dt>Phone</dt>
-        <dd>{m.deviceId ?? 'not claimed yet'}</dd>
+        <dd>{m.deviceId ? <PhoneName id={m.deviceId} /> : 'not claimed yet'}</dd>
         {m.sendAt && (
           <>
             <dt>Scheduled for</dt>

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useLive } from '../live';
 import { useMe } from '../session';
-import { asField, FieldError } from '../form-errors';
+import { FieldError } from '../form-errors';
 import { Action, Badge, Dialog, Empty, Field, Form, Loading, Page, Time, notify, useSubmit } from '../ui';
-import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
+import { formatSendWindowsText } from '../../../src/send-windows/text.ts';
+import { readSendWindows, SendWindowsEditor } from '../send-windows-editor';
 import type { SendWindows } from '../../../src/send-windows/windows.ts';
 
 export interface Device {
@@ -228,7 +229,7 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
   useEffect(() => void api.get<PhoneWindows>(`/v1/devices/${d.id}/send-windows`).then(setWindows, notify.error), [d.id]);
   const submit = useSubmit(async (f) => {
     const num = (name: string) => (String(f.get(name) ?? '').trim() === '' ? null : Number(f.get(name)));
-    const ownWindows = asField('sendWindows', () => parseSendWindowsText(String(f.get('sendWindows') ?? '')));
+    const ownWindows = readSendWindows(f, 'sendWindows');
     await api.patch(`/dashboard/v1/devices/${d.id}/pacing`, { pacingPerMinute: num('pacingPerMinute'), simDailyCap: num('simDailyCap') });
     if (formatSendWindowsText(ownWindows) !== formatSendWindowsText(windows?.sendWindows ?? null)) await api.put(`/v1/devices/${d.id}/send-windows`, { sendWindows: ownWindows });
     const sim = String(f.get('sim') ?? '');
@@ -276,9 +277,9 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
         {windows && (
           <Field
             label="Own send windows"
-            hint={`Within the organization's (Settings): the phone sends only when both are open${windows.openNow ? '' : ', which they are not now'}. Example: ${SEND_WINDOW_EXAMPLE}. Empty: the organization's alone.`}
+            hint={`Within the organization's (Settings): the phone sends only when both are open${windows.openNow ? '' : ', which they are not now'}. Off: the organization's alone.`}
           >
-            {(id) => <input id={id} name="sendWindows" defaultValue={windows.sendWindows === null ? '' : formatSendWindowsText(windows.sendWindows)} placeholder={SEND_WINDOW_EXAMPLE} />}
+            {(id) => <SendWindowsEditor id={id} name="sendWindows" value={windows.sendWindows} legend="This phone has hours of its own" />}
           </Field>
         )}
         <div class="actions">

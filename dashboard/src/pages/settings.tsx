@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { asField } from '../form-errors';
 import { Action, Field, Form, Loading, Page, notify, useSubmit } from '../ui';
 import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
-import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
+import { formatSendWindowsText } from '../../../src/send-windows/text.ts';
+import { readSendWindows, SendWindowsEditor } from '../send-windows-editor';
 import type { SendWindows } from '../../../src/send-windows/windows.ts';
 
 interface Org {
@@ -76,9 +76,9 @@ export function Settings() {
     notify.success('Opt-out words saved.');
   });
   const windows = useSubmit(async (f) => {
-    const text = String(f.get('sendWindows')).trim();
-    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows: asField('sendWindows', () => parseSendWindowsText(text)) }));
-    notify.success(text === '' ? 'Phones now send at any hour.' : 'Send windows saved.');
+    const sendWindows = readSendWindows(f, 'sendWindows');
+    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows }));
+    notify.success(sendWindows === null ? 'Phones now send at any hour.' : 'Send windows saved.');
   });
   if (!org)
     return (
@@ -185,8 +185,8 @@ export function Settings() {
           expires at its time. {org.sendWindows === null ? 'Now: phones send at any hour.' : `Now: ${formatSendWindowsText(org.sendWindows)}.`}
         </p>
         <fieldset disabled={ro}>
-          <Field label="Windows" hint={`Days, times, then the time zone: ${SEND_WINDOW_EXAMPLE}; more ranges before the time zone (sat 09:00-12:00); 22:00-06:00 runs past midnight. Empty: any hour.`}>
-            {(id) => <input id={id} name="sendWindows" defaultValue={org.sendWindows === null ? '' : formatSendWindowsText(org.sendWindows)} placeholder={SEND_WINDOW_EXAMPLE} />}
+          <Field label="Windows" hint="A range whose end is at or before its start (22:00 to 06:00) runs past midnight. Off: any hour.">
+            {(id) => <SendWindowsEditor id={id} name="sendWindows" value={org.sendWindows} disabled={ro} legend="Send only within these hours" />}
           </Field>
           {!ro && (
             <button class="primary" type="submit" disabled={windows.busy}>
