@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, screenshot } from './harness.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { signedInMember } from '../support/members.js';
+import { insertTestDevice } from '../support/devices.js';
+import { createLink } from '../../src/members/links.js';
+import { newId } from '../../src/ids/ids.js';
+import { readIncoming } from '../../src/mobile-money/read-incoming.js';
+import { SESSION_COOKIE } from '../../src/members/session-token.js';
+
+/**
+ * The pages people debug with say what they know (issue 33): why a money record is ambiguous,
+ * whose phone sent a message, what a used link means, what a scope allows, when the owner signed
+ * in. At a desktop's width and a phone's.
+ */
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe.each([1280, 390])('at %i px', (width) => {
+  let orgId: string;
+  let key: string;
+  let deviceId: string;
+  let context: BrowserContext;
+  let page: Page;
+  const heading = () => page.getByRole('heading', { level: 1 });
+  const go = async (path: string, title: string | RegExp) => {
+    await page.goto(`${app.url}${path}`);
+    await expect.poll(() => heading().textContent()).toMatch(title);
+  };
+
+  /** A received SMS, read for mobile money as the worker would. */
+  const receive = async (from: string, body: string) => {
+    const id = newId('incoming');
+    await app.ctx.db.query(
+      `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
+       VALUES ($1, $2, $3, $1, $4, $5, now(), now() + interval '30 days')`,
+      [id, orgId, deviceId, from, body],
+    );
+    await readIncoming(app.ctx, [id], null);
+    const { rows } = await app.ctx.db.query('SELECT id FROM mobile_money_events WHERE incoming_message_id = $1', [id]);
+    return rows[0].id as string;
+  };
+
+  beforeAll(async () => {
+    ({
+      org: { id: orgId },
+      key,
+    } = await app.createOrg({ defaultCountry: 'MG' }));
+    deviceId = await insertTestDevice(app.ctx, orgId, { name: 'Till 2' });
+    const owner = await signedInMember(app, orgId, 'owner');
+    context = await browser.newContext({ viewport: { width, height: 900 } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: owner.cookie.split('=')[1]!, url: app.url }]);
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('says why a mobile-money record is ambiguous, names the provider both ways, and shows its time as a time', async () => {
+    const forwarded = await receive('+261340000001', '850 000 Ar recu de Going Beyond (0345755747) le 02/01/25 a 09:42. Raison: loyer. Solde : 1 414 155 Ar. Ref: 123456789');
+    await go(`/mobile-money?open=${forwarded}`, 'Mobile money');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByTestId('ambiguity-reasons').textContent()).toContain("It was not sent by MVola's own sender (MVola) but by +261340000001");
+    expect(await dialog.textContent()).toContain('provider_a in the API');
+    const at = new Date(2025, 0, 2, 9, 42);
+    expect(await dialog.getByTestId('provider-time').locator('time').getAttribute('datetime')).toBe(at.toISOString());
+    await screenshot(page, `debug-money-forwarded-${width}`);
+
+    // A genuine sender in a wording never seen: ambiguous with its amount, and says so.
+    const unseen = await receive('MVola', 'Votre compte a ete credite de 25 000 Ar par RAKOTO (034 12 345 67).');
+    await go(`/mobile-money?open=${unseen}`, 'Mobile money');
+    await expect.poll(() => dialog.getByTestId('ambiguity-reasons').textContent()).toContain('Its wording is not one Hafatra knows fully');
+    expect(await dialog.textContent()).toMatch(/25,000\.00 MGA|25 000[,.]00 MGA/);
+    await screenshot(page, `debug-money-unseen-${width}`);
+  });
+
+  it("shows a message's phone by name, and asks before resending a delivered message", async () => {
+    const sent = await app.request('POST', '/v1/messages', { key, body: { to: '+261341111201', body: 'Salama', deviceId } });
+    expect(sent.status).toBe(202);
+    const id = sent.body.messages[0].id as string;
+    await app.ctx.db.query(`UPDATE messages SET status = 'delivered', device_id = $2 WHERE id = $1`, [id, deviceId]);
+    await go(`/messages/${id}`, 'Message to +261341111201');
+    await expect.poll(() => page.getByTestId('message-phone').textContent()).toBe('Till 2');
+    const resend = page.getByRole('button', { name: 'Resend' });
+    expect(await resend.getAttribute('class')).toBe('plain');
+    await resend.click();
+    await expect.poll(() => page.getByRole('dialog').textContent()).toContain('This message was delivered');
+    await page.getByRole('button', { name: 'Keep things as they are' }).click();
+    const { rows } = await app.ctx.db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1', [orgId]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('describes each API key scope', async () => {
+    await go('/keys', 'API keys');
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('Send SMS, cancel a queued message, resend one');
+    expect(await dialog.textContent()).toContain('Add numbers to the opt-out list and remove them');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('says a used link was used, in words, and shows the owner who made the account as signed in', async () => {
+    const email = `owner-${width}@example.org`;
+    const { token } = await createLink(app.ctx.db, { kind: 'invitation', orgId, email, role: 'owner' });
+    const fresh = await browser.newContext({ viewport: { width, height: 900 } });
+    const p = await fresh.newPage();
+    await p.goto(`${app.url}/link#${token}`);
+    await p.getByLabel('New password').fill('a long password 1');
+    await p.getByLabel('Repeat the password').fill('a long password 1');
+    await p.getByRole('button', { name: 'Create my account' }).click();
+    await expect.poll(() => p.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
+    await p.goto(`${app.url}/members`);
+    const row = p.locator('tr', { hasText: email });
+    await expect.poll(() => row.locator('td[data-label="Last sign-in"]').textContent()).toBe('just now');
+    // The same link again.
+    await p.goto(`${app.url}/link#${token}`);
+    await expect.poll(() => p.getByRole('heading', { level: 1 }).textContent()).toBe('This link cannot be used');
+    expect(await p.locator('main').textContent()).toContain('This link was already used, has expired, or was not copied whole.');
+    expect(await p.locator('main').textContent()).not.toContain('Not found:');
+    await screenshot(p, `debug-used-link-${width}`);
+    await fresh.close();
+  });
+});
