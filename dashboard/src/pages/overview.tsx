@@ -53,6 +53,9 @@ function Limited(p: { limited: Record<string, number> }) {
   );
 }
 
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+const axis = () => ({ stroke: cssVar('--fg'), grid: { stroke: cssVar('--line') }, ticks: { stroke: cssVar('--line') } });
+
 function Chart(p: { stats: Stats }) {
   const el = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -71,7 +74,8 @@ function Chart(p: { stats: Stats }) {
           // The legend names each series with its total over the range: uPlot's live values read "--" until the pointer is on the chart.
           series: [{}, ...SERIES.map(([label, stroke], i) => ({ label: `${label} (${(data[i + 1] as number[]).reduce((a, b) => a + b, 0)})`, stroke, width: 2 }))],
           legend: { live: false },
-          axes: [{}, { size: 40 }],
+          // Canvas text takes no CSS: the axes are given the scheme's colours (dark mode included).
+          axes: [axis(), { ...axis(), size: 40 }],
         },
         data,
         el.current,
