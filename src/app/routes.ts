@@ -15,6 +15,8 @@ import { pairingRoutes } from '../devices/pairing-routes.js';
 import { pacingRoutes } from '../devices/pacing-routes.js';
 import { messageDashboardRoutes } from '../messages/dashboard-routes.js';
 import { overviewRoutes } from '../overview/routes.js';
+import { searchRoutes } from '../search/routes.js';
+import { conversationRoutes } from '../conversations/routes.js';
 import { optOutRoutes } from '../opt-outs/routes.js';
 import { sendWindowsRoutes } from '../send-windows/routes.js';
 
@@ -35,6 +37,8 @@ export function apiRoutes(ctx: AppContext): AnyRoute[] {
     ...pacingRoutes(ctx),
     ...messageDashboardRoutes(ctx),
     ...overviewRoutes(ctx),
+    ...searchRoutes(ctx),
+    ...conversationRoutes(ctx),
     ...optOutRoutes(ctx),
     ...sendWindowsRoutes(ctx),
   ];

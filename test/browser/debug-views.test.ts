@@ -99,6 +99,56 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('searches messages by text and received SMS by sender, and says a too-short search under the box', async () => {
+    await app.request('POST', '/v1/messages', { key, body: { to: '+261341111202', body: 'Your parcel 77-ABC is ready', deviceId } });
+    await go('/messages', 'Messages');
+    const box = page.getByLabel('Search', { exact: true });
+    await box.fill('ab');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.locator('.field-error').textContent()).toContain('at least 3 characters');
+    await box.fill('parcel 77');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('1 message match');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody tr').textContent()).toContain('Your parcel 77-ABC is ready');
+    expect(page.url()).toContain('q=parcel+77');
+    await screenshot(page, `debug-search-messages-${width}`);
+    for (const from of ['+261345550101', '+261345550102']) {
+      const id = newId('incoming');
+      await app.ctx.db.query(
+        `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
+         VALUES ($1, $2, $3, $1, $4, 'Aiza ny colis-9Q?', now(), now() + interval '30 days')`,
+        [id, orgId, deviceId, from],
+      );
+    }
+    await go('/received', 'Received SMS');
+    await page.getByLabel('Search', { exact: true }).fill('555 01 01');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByText('1 SMS match “555 01 01”.').count()).toBe(1);
+    await page.getByLabel('Search', { exact: true }).fill('colis-9q');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByText('2 SMS match “colis-9q”.').count()).toBe(1);
+    expect(await page.locator('tbody tr').count()).toBe(2);
+  });
+
+  it("shows a contact's thread in time order and replies from it", async () => {
+    const id = newId('incoming');
+    await app.ctx.db.query(
+      `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
+       VALUES ($1, $2, $3, $1, '+261345551234', 'Misy entana ho ahy ve?', now(), now() + interval '30 days')`,
+      [id, orgId, deviceId],
+    );
+    await go('/received', 'Received SMS');
+    await page.getByRole('link', { name: '+261345551234' }).first().click();
+    await expect.poll(() => heading().textContent()).toBe('Conversation with +261345551234');
+    expect(await page.getByTestId('received').textContent()).toContain('Misy entana ho ahy ve?');
+    await page.getByLabel('Reply').fill('Eny, efa vonona');
+    await page.getByRole('button', { name: 'Send the reply' }).click();
+    await expect.poll(() => page.getByTestId('sent').count()).toBe(1);
+    expect(await page.locator('.thread li').last().textContent()).toContain('Eny, efa vonona');
+    await screenshot(page, `debug-conversation-${width}`);
+  });
+
   it('describes each API key scope', async () => {
     await go('/keys', 'API keys');
     await page.getByRole('button', { name: 'Create a key' }).click();

@@ -75,7 +75,8 @@ describe('a new user, from the printed setup link to sign-out', () => {
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/wrong email or password/i);
+    // Said inside the form, beside what to fix, not in a passing notice.
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/wrong email or password/i);
     await screenshot(page, 'sign-in');
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

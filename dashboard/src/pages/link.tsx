@@ -37,8 +37,10 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
     try {
       p.onJoined(await api.post<Me>('/dashboard/v1/links/accept', body));
     } catch (err) {
-      if ((err as { status?: number }).status === 409) setSigningIn(true);
-      throw err;
+      if ((err as { status?: number }).status !== 409) throw err;
+      // The form gives way to the sign-in: the reason goes in a notice, which stays.
+      setSigningIn(true);
+      notify.error(err);
     }
   });
   const join = useSubmit(async () => p.onJoined(await api.post<Me>('/dashboard/v1/links/accept', { token })));

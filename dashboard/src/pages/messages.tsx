@@ -1,3 +1,5 @@
+import type { ComponentChildren } from 'preact';
+import { SearchForm, useSearch } from '../search';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useCursorList } from '../cursor-list';
@@ -53,9 +55,19 @@ const ROUTING_CODES: Record<string, string> = {
 const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
 const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
 
+const columns: { label: string; cell: (m: Message) => ComponentChildren; class?: string }[] = [
+  { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
+  { label: 'Status', cell: (m) => <Badge value={m.status} /> },
+  { label: 'Message', cell: (m) => <span class="clip">{m.body}</span>, class: 'wide' },
+  { label: 'Created', cell: (m) => <Time at={m.createdAt} /> },
+];
+
 export function Messages(p: { search: string }) {
   const filters = { status: queryParam(p.search, 'status'), deviceId: queryParam(p.search, 'deviceId'), to: queryParam(p.search, 'to') };
   const list = useCursorList<Message>('/v1/messages', 'messages', filters);
+  const q = queryParam(p.search, 'q');
+  const [reloads, setReloads] = useState(0);
+  const found = useSearch<Message>('/dashboard/v1/search/messages', 'messages', q, reloads);
   const [devices, setDevices] = useState<Device[]>([]);
   useEffect(
     () =>
@@ -65,7 +77,10 @@ export function Messages(p: { search: string }) {
       ),
     [],
   );
-  useLive('messages', () => void list.reload());
+  useLive('messages', () => {
+    void list.reload();
+    if (q) setReloads((n) => n + 1);
+  });
   const setFilter = (name: string, value: string) => {
     const q = new URLSearchParams(p.search);
     if (value) q.set(name, value);
@@ -84,57 +99,64 @@ export function Messages(p: { search: string }) {
         )
       }
     >
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilter('to', String(new FormData(e.currentTarget).get('to') ?? ''));
-        }}
-      >
-        <Field label="Status">
-          {(id) => (
-            <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option value={s}>{s}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Phone">
-          {(id) => (
-            <select id={id} value={filters.deviceId} onChange={(e) => setFilter('deviceId', e.currentTarget.value)}>
-              <option value="">Any phone</option>
-              {devices.map((d) => (
-                <option value={d.id}>{d.name}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Recipient">{(id) => <input id={id} name="to" type="search" defaultValue={filters.to} placeholder="034 12 345 67" />}</Field>
-        <button type="submit">Filter</button>
-      </form>
-      <Table
-        caption="Messages, newest first"
-        rows={list.rows}
-        rowKey={(m) => m.id}
-        empty={
-          filters.status || filters.deviceId || filters.to ? (
-            <p>
-              No message matches these filters. <a href="/messages">Clear the filters</a>.
-            </p>
-          ) : (
-            <p>No message yet. {can('admin') ? <a href="/send">Send your first message</a> : 'Messages sent by the organization appear here.'}</p>
-          )
-        }
-        columns={[
-          { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
-          { label: 'Status', cell: (m) => <Badge value={m.status} /> },
-          { label: 'Message', cell: (m) => <span class="clip">{m.body}</span>, class: 'wide' },
-          { label: 'Created', cell: (m) => <Time at={m.createdAt} /> },
-        ]}
-      />
-      <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+      <SearchForm q={q} label="Search" hint="A recipient (whole or in part), words of the text, or a message id." onSearch={(text) => setFilter('q', text)} />
+      {q ? (
+        <>
+          <p>
+            {found === null ? 'Searching…' : `${found.length === 50 ? 'The newest 50' : found.length} message${found.length === 1 ? '' : 's'} match “${q}”.`} <a href="/messages">Clear the search</a>
+          </p>
+          <Table caption={`Messages matching ${q}, newest first`} rows={found} rowKey={(m) => m.id} empty={<p>No message matches “{q}”.</p>} columns={columns} />
+        </>
+      ) : (
+        <>
+          <form
+            class="filters"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setFilter('to', String(new FormData(e.currentTarget).get('to') ?? ''));
+            }}
+          >
+            <Field label="Status">
+              {(id) => (
+                <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
+                  <option value="">Any status</option>
+                  {STATUSES.map((s) => (
+                    <option value={s}>{s}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Phone">
+              {(id) => (
+                <select id={id} value={filters.deviceId} onChange={(e) => setFilter('deviceId', e.currentTarget.value)}>
+                  <option value="">Any phone</option>
+                  {devices.map((d) => (
+                    <option value={d.id}>{d.name}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Recipient">{(id) => <input id={id} name="to" type="search" defaultValue={filters.to} placeholder="034 12 345 67" />}</Field>
+            <button type="submit">Filter</button>
+          </form>
+          <Table
+            caption="Messages, newest first"
+            rows={list.rows}
+            rowKey={(m) => m.id}
+            empty={
+              filters.status || filters.deviceId || filters.to ? (
+                <p>
+                  No message matches these filters. <a href="/messages">Clear the filters</a>.
+                </p>
+              ) : (
+                <p>No message yet. {can('admin') ? <a href="/send">Send your first message</a> : 'Messages sent by the organization appear here.'}</p>
+              )
+            }
+            columns={columns}
+          />
+          <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+        </>
+      )}
     </Page>
   );
 }
@@ -209,6 +231,10 @@ export function MessageDetail(p: { id: string }) {
         <dd>
           <Badge value={m.status} />
           {m.failureCode && <> — {m.failureCode}</>}
+        </dd>
+        <dt>Conversation</dt>
+        <dd>
+          <a href={`/conversations/${encodeURIComponent(m.to)}`}>Everything sent to and received from {m.to}</a>
         </dd>
         <dt>Body</dt>
         <dd class="body">{m.body}</dd>
