@@ -31,6 +31,15 @@ function labelOf(form: HTMLFormElement, el: Element): string | null {
   return label?.textContent?.trim() || null;
 }
 
+const singular = (w: string) => (/(x|ss|ch|sh)es$/.test(w) ? w.slice(0, -2) : w.endsWith('s') ? w.slice(0, -1) : w);
+
+/** Where in a list field the fault is, counted from 1: `carriers[1].prefixes[0]` → "Carrier 2, prefix 1". */
+function position(root: string, rest: string): string {
+  const steps = [...`${root}${rest}`.matchAll(/([A-Za-z][A-Za-z0-9]*)?\[(\d+)\]/g)].map(([, word, i]) => `${singular(humanField(word ?? 'item').toLowerCase())} ${Number(i) + 1}`);
+  const words = steps.join(', ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 export function placeError(err: unknown, form: HTMLFormElement): FormErrors {
   if (err instanceof FieldError) return { fields: { [err.field]: sentence(err.message) }, form: null };
   const m = err instanceof ApiError && err.status === 400 ? NAMED.exec(err.message) : null;
@@ -41,7 +50,8 @@ export function placeError(err: unknown, form: HTMLFormElement): FormErrors {
   const names = [root, parts[parts.length - 1]!, parts.map((x, i) => (i === 0 ? x : x.charAt(0).toUpperCase() + x.slice(1))).join('')];
   const name = names.find((n) => form.querySelector(`[name="${n}"]`)) ?? root;
   const el = form.querySelector(`[name="${name}"]`);
-  if (el?.closest('.field')) return { fields: { [name]: sentence(text) }, form: null };
+  const where = name === root ? position(root, rest) : '';
+  if (el?.closest('.field')) return { fields: { [name]: where ? `${where}: ${text}${/[.!?]$/.test(text) ? '' : '.'}` : sentence(text) }, form: null };
   const label = el ? labelOf(form, el) : null;
   return { fields: {}, form: `${label ?? humanField(root)}: ${sentence(text)}` };
 }

@@ -17,6 +17,7 @@ import { messageDashboardRoutes } from '../messages/dashboard-routes.js';
 import { overviewRoutes } from '../overview/routes.js';
 import { searchRoutes } from '../search/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
+import { webhookInspectRoutes } from '../webhooks/inspect-routes.js';
 import { optOutRoutes } from '../opt-outs/routes.js';
 import { sendWindowsRoutes } from '../send-windows/routes.js';
 
@@ -39,6 +40,7 @@ export function apiRoutes(ctx: AppContext): AnyRoute[] {
     ...overviewRoutes(ctx),
     ...searchRoutes(ctx),
     ...conversationRoutes(ctx),
+    ...webhookInspectRoutes(ctx),
     ...optOutRoutes(ctx),
     ...sendWindowsRoutes(ctx),
   ];

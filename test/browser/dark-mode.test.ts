@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot } from './harness.js';
+import { launchChromium, screenshot, signedInPage } from './harness.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
-import { SESSION_COOKIE } from '../../src/members/session-token.js';
 
 /**
  * Both colour schemes (prefers-color-scheme), every page's text checked against its background
@@ -37,7 +36,7 @@ beforeAll(async () => {
   // Some of every badge tone on the pages: a message, a phone, an opt-out.
   await app.request('POST', '/v1/messages', { key, body: { to: ['+261341111301', '+261341111302'], body: 'Salama', deviceId } });
   await app.request('POST', '/v1/opt-outs', { key, body: { number: '+261341111303' } });
-  cookie = (await signedInMember(app, org.id, 'owner')).cookie.split('=')[1]!;
+  cookie = (await signedInMember(app, org.id, 'owner')).cookie;
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -92,9 +91,7 @@ describe.each([
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: app.url }]);
-    page = await context.newPage();
+    ({ context, page } = await signedInPage(browser, app.url, cookie, { width, colorScheme: scheme }));
   });
   afterAll(async () => {
     await context?.close();

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot } from './harness.js';
+import { launchChromium, screenshot, signedInPage } from './harness.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
 import { createLink } from '../../src/members/links.js';
-import { newId } from '../../src/ids/ids.js';
+import { storeReceivedSms } from '../support/received-sms.js';
 import { readIncoming } from '../../src/mobile-money/read-incoming.js';
-import { SESSION_COOKIE } from '../../src/members/session-token.js';
 
 /**
  * The pages people debug with say what they know (issue 33): why a money record is ambiguous,
@@ -18,7 +17,7 @@ let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  [app, browser] = await Promise.all([startTestApp({ webhookAllowHosts: ['localhost'] }), launchChromium()]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -31,20 +30,12 @@ describe.each([1280, 390])('at %i px', (width) => {
   let deviceId: string;
   let context: BrowserContext;
   let page: Page;
-  const heading = () => page.getByRole('heading', { level: 1 });
-  const go = async (path: string, title: string | RegExp) => {
-    await page.goto(`${app.url}${path}`);
-    await expect.poll(() => heading().textContent()).toMatch(title);
-  };
+  let heading: () => ReturnType<Page['getByRole']>;
+  let go: (path: string, title: string | RegExp) => Promise<void>;
 
   /** A received SMS, read for mobile money as the worker would. */
   const receive = async (from: string, body: string) => {
-    const id = newId('incoming');
-    await app.ctx.db.query(
-      `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
-       VALUES ($1, $2, $3, $1, $4, $5, now(), now() + interval '30 days')`,
-      [id, orgId, deviceId, from, body],
-    );
+    const id = await storeReceivedSms(app.ctx.db, { orgId, deviceId, from, body });
     await readIncoming(app.ctx, [id], null);
     const { rows } = await app.ctx.db.query('SELECT id FROM mobile_money_events WHERE incoming_message_id = $1', [id]);
     return rows[0].id as string;
@@ -56,10 +47,7 @@ describe.each([1280, 390])('at %i px', (width) => {
       key,
     } = await app.createOrg({ defaultCountry: 'MG' }));
     deviceId = await insertTestDevice(app.ctx, orgId, { name: 'Till 2' });
-    const owner = await signedInMember(app, orgId, 'owner');
-    context = await browser.newContext({ viewport: { width, height: 900 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: owner.cookie.split('=')[1]!, url: app.url }]);
-    page = await context.newPage();
+    ({ context, page, heading, go } = await signedInPage(browser, app.url, (await signedInMember(app, orgId, 'owner')).cookie, { width }));
   });
   afterAll(async () => {
     await context?.close();
@@ -113,14 +101,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(await page.locator('tbody tr').textContent()).toContain('Your parcel 77-ABC is ready');
     expect(page.url()).toContain('q=parcel+77');
     await screenshot(page, `debug-search-messages-${width}`);
-    for (const from of ['+261345550101', '+261345550102']) {
-      const id = newId('incoming');
-      await app.ctx.db.query(
-        `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
-         VALUES ($1, $2, $3, $1, $4, 'Aiza ny colis-9Q?', now(), now() + interval '30 days')`,
-        [id, orgId, deviceId, from],
-      );
-    }
+    for (const from of ['+261345550101', '+261345550102']) await storeReceivedSms(app.ctx.db, { orgId, deviceId, from, body: 'Aiza ny colis-9Q?' });
     await go('/received', 'Received SMS');
     await page.getByLabel('Search', { exact: true }).fill('555 01 01');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -132,12 +113,7 @@ describe.each([1280, 390])('at %i px', (width) => {
   });
 
   it("shows a contact's thread in time order and replies from it", async () => {
-    const id = newId('incoming');
-    await app.ctx.db.query(
-      `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
-       VALUES ($1, $2, $3, $1, '+261345551234', 'Misy entana ho ahy ve?', now(), now() + interval '30 days')`,
-      [id, orgId, deviceId],
-    );
+    await storeReceivedSms(app.ctx.db, { orgId, deviceId, from: '+261345551234', body: 'Misy entana ho ahy ve?' });
     await go('/received', 'Received SMS');
     await page.getByRole('link', { name: '+261345551234' }).first().click();
     await expect.poll(() => heading().textContent()).toBe('Conversation with +261345551234');
@@ -147,6 +123,22 @@ describe.each([1280, 390])('at %i px', (width) => {
     await expect.poll(() => page.getByTestId('sent').count()).toBe(1);
     expect(await page.locator('.thread li').last().textContent()).toContain('Eny, efa vonona');
     await screenshot(page, `debug-conversation-${width}`);
+  });
+
+  it('inspects a webhook delivery: the request it sends and its outcome', async () => {
+    const endpoint = await app.request('POST', '/v1/webhooks', { key, body: { url: `https://localhost:9/hook-${width}`, eventTypes: ['message.sent'] } });
+    expect(endpoint.status).toBe(201);
+    const id = endpoint.body.endpoint.id as string;
+    await app.request('POST', `/v1/webhooks/${id}/test`, { key });
+    await go(`/webhooks/${id}`, `https://localhost:9/hook-${width}`);
+    await page.locator('tbody tr button.link').first().click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByTestId('delivery-headers').textContent()).toContain('Hafatra-Event-Type: ');
+    expect(await dialog.getByTestId('delivery-headers').textContent()).toContain('Hafatra-Signature: t=<time of the attempt>');
+    expect(await dialog.getByTestId('delivery-body').textContent()).toContain('"id": "evt_');
+    expect(await dialog.textContent()).toContain(`POST https://localhost:9/hook-${width}`);
+    await screenshot(page, `debug-webhook-inspector-${width}`);
+    await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
   it('describes each API key scope', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot } from './harness.js';
+import { launchChromium, screenshot, signedInPage } from './harness.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
@@ -8,7 +8,6 @@ import { createLink } from '../../src/members/links.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
 import { DeviceClient } from '../../src/phone/device-client.js';
 import { SimulatedPhone } from '../../src/phone/simulated-phone.js';
-import { SESSION_COOKIE } from '../../src/members/session-token.js';
 
 /**
  * The dashboard says what is true (issue 33): errors under their field and gone once fixed, a
@@ -32,12 +31,8 @@ describe.each([1280, 390])('at %i px', (width) => {
   let owner: SignedInMember;
   let context: BrowserContext;
   let page: Page;
+  let go: (path: string, title: string | RegExp) => Promise<void>;
   const phones: SimulatedPhone[] = [];
-  const heading = () => page.getByRole('heading', { level: 1 });
-  const go = async (path: string, title: string) => {
-    await page.goto(`${app.url}${path}`);
-    await expect.poll(() => heading().textContent()).toBe(title);
-  };
   const shot = (name: string) => screenshot(page, `honest-${name}-${width}`);
   const errorNotices = () => page.locator('.notice.error').count();
 
@@ -47,9 +42,7 @@ describe.each([1280, 390])('at %i px', (width) => {
       key,
     } = await app.createOrg({ defaultCountry: 'MG' }));
     owner = await signedInMember(app, orgId, 'owner');
-    context = await browser.newContext({ viewport: { width, height: 900 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: owner.cookie.split('=')[1]!, url: app.url }]);
-    page = await context.newPage();
+    ({ context, page, go } = await signedInPage(browser, app.url, owner.cookie, { width }));
   });
   afterAll(async () => {
     await Promise.all(phones.map((p) => p.stop()));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
-import { newId } from '../../src/ids/ids.js';
+import { storeReceivedSms } from '../support/received-sms.js';
 
 /** A contact's thread: what was sent to a number and received from it, in time order, this organization's only. */
 let app: TestApp;
@@ -11,15 +11,7 @@ let orgId: string;
 let key: string;
 let deviceId: string;
 
-const receive = async (org: string, device: string, from: string, body: string, minutesAgo: number) => {
-  const id = newId('incoming');
-  await app.ctx.db.query(
-    `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
-     VALUES ($1, $2, $3, $1, $4, $5, now() - $6 * interval '1 minute', now() + interval '30 days')`,
-    [id, org, device, from, body, minutesAgo],
-  );
-  return id;
-};
+const receive = (org: string, device: string, from: string, body: string, minutesAgo: number) => storeReceivedSms(app.ctx.db, { orgId: org, deviceId: device, from, body, minutesAgo });
 
 beforeAll(async () => {
   app = await startTestApp();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
-import { newId } from '../../src/ids/ids.js';
+import { storeReceivedSms } from '../support/received-sms.js';
 
 /** The dashboard's search: messages by id, recipient and text; received SMS by sender and text; one organization's only. */
 let app: TestApp;
@@ -17,15 +17,7 @@ async function send(key: string, device: string, to: string, body: string) {
   return res.body.messages[0].id as string;
 }
 
-async function receive(org: string, device: string, from: string, body: string) {
-  const id = newId('incoming');
-  await app.ctx.db.query(
-    `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, received_at, retention_expires_at)
-     VALUES ($1, $2, $3, $1, $4, $5, now(), now() + interval '30 days')`,
-    [id, org, device, from, body],
-  );
-  return id;
-}
+const receive = (org: string, device: string, from: string, body: string) => storeReceivedSms(app.ctx.db, { orgId: org, deviceId: device, from, body });
 
 beforeAll(async () => {
   app = await startTestApp();

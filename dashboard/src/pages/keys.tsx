@@ -18,7 +18,7 @@ const SCOPES: [string, string][] = [
   ['messages:send', 'Send SMS, cancel a queued message, resend one'],
   ['messages:read', 'Read messages and their timelines'],
   ['devices:read', 'Read the phones, their state and send windows'],
-  ['devices:write', 'Rename, pause or revoke phones; set send windows'],
+  ['devices:write', 'Change, pause or revoke phones; set their send windows'],
   ['incoming:read', 'Read received SMS'],
   ['mobile-money:read', 'Read mobile-money records'],
   ['webhooks:read', 'Read webhook endpoints and their deliveries'],
