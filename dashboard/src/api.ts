@@ -1,3 +1,5 @@
+import { namedField, pathWords } from './field-words';
+
 /** The one way the dashboard talks to the server: same-origin JSON, errors in words. */
 export class ApiError extends Error {
   constructor(
@@ -52,19 +54,14 @@ export const api = {
   del: <T>(path: string) => call<T>('DELETE', path),
 };
 
-/** The API's field name as words, for a person: `defaultCountry` → "Default country". */
-export const humanField = (name: string) => {
-  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return words === 'url' ? 'URL' : words.charAt(0).toUpperCase() + words.slice(1);
-};
-
 /** An error as a sentence for a person: the server's message, with a first word of context. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
     const what: Record<number, string> = { 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now' };
     const head = what[err.status] ?? (err.status >= 500 ? 'The server had a problem' : null);
-    // `defaultCountry: must be…` names the API's field: said as words, "Default country: must be…".
-    const message = err.status === 400 ? err.message.replace(/^([A-Za-z][A-Za-z0-9]*)(?=(?:\[\d+\]|\.[A-Za-z0-9]+)*: )/, (f) => humanField(f)) : err.message;
+    // `carriers[0].prefixes[0]: must be…` names the API's field: said as words, "Carrier 1, prefix 1: must be…".
+    const named = err.status === 400 ? namedField(err.message) : null;
+    const message = named ? `${pathWords(named.root + named.rest)}: ${named.text}` : err.message;
     const text = head ? `${head}: ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
     return text.endsWith('.') ? text : `${text}.`;
   }

@@ -1,4 +1,5 @@
-import { ApiError, describeError, humanField } from './api';
+import { ApiError, describeError } from './api';
+import { humanField, namedField, pathWords } from './field-words';
 
 /** Where a form shows an error: under a field (by its input's name), or at the form's end. */
 export interface FormErrors {
@@ -16,9 +17,6 @@ export class FieldError extends Error {
   }
 }
 
-/** `url: must be…`, `carriers[1].prefixes[0]: …`: the server names the field first (src/http/validation.ts). */
-const NAMED = /^([A-Za-z][A-Za-z0-9]*)((?:\[\d+\]|\.[A-Za-z0-9]+)*): ([\s\S]+)$/;
-
 const sentence = (s: string) => {
   const t = s.charAt(0).toUpperCase() + s.slice(1);
   return /[.!?]$/.test(t) ? t : `${t}.`;
@@ -31,27 +29,20 @@ function labelOf(form: HTMLFormElement, el: Element): string | null {
   return label?.textContent?.trim() || null;
 }
 
-const singular = (w: string) => (/(x|ss|ch|sh)es$/.test(w) ? w.slice(0, -2) : w.endsWith('s') ? w.slice(0, -1) : w);
-
-/** Where in a list field the fault is, counted from 1: `carriers[1].prefixes[0]` → "Carrier 2, prefix 1". */
-function position(root: string, rest: string): string {
-  const steps = [...`${root}${rest}`.matchAll(/([A-Za-z][A-Za-z0-9]*)?\[(\d+)\]/g)].map(([, word, i]) => `${singular(humanField(word ?? 'item').toLowerCase())} ${Number(i) + 1}`);
-  const words = steps.join(', ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 export function placeError(err: unknown, form: HTMLFormElement): FormErrors {
   if (err instanceof FieldError) return { fields: { [err.field]: sentence(err.message) }, form: null };
-  const m = err instanceof ApiError && err.status === 400 ? NAMED.exec(err.message) : null;
-  if (!m) return { fields: {}, form: describeError(err) };
-  const [, root, rest, text] = m as unknown as [string, string, string, string];
+  // `url: must be…`, `carriers[1].prefixes[0]: …`: the server names the field first (src/http/validation.ts).
+  const named = err instanceof ApiError && err.status === 400 ? namedField(err.message) : null;
+  if (!named) return { fields: {}, form: describeError(err) };
+  const { root, rest, text } = named;
   // The input may bear the field's own name (`url`), its last part (`optOut.stopWords`) or the whole path run together (`autoResend.attempts`: autoResendAttempts).
   const parts = [root, ...rest.split(/[.[\]]/).filter((x) => x && !/^\d+$/.test(x))];
   const names = [root, parts[parts.length - 1]!, parts.map((x, i) => (i === 0 ? x : x.charAt(0).toUpperCase() + x.slice(1))).join('')];
   const name = names.find((n) => form.querySelector(`[name="${n}"]`)) ?? root;
   const el = form.querySelector(`[name="${name}"]`);
-  const where = name === root ? position(root, rest) : '';
+  // Placed under the root's input: what inside it is at fault, in words ("Carrier 1, prefix 1"; "Range 2, from").
+  const where = name === root && rest ? pathWords(/^\[/.test(rest) ? root + rest : rest) : '';
   if (el?.closest('.field')) return { fields: { [name]: where ? `${where}: ${text}${/[.!?]$/.test(text) ? '' : '.'}` : sentence(text) }, form: null };
   const label = el ? labelOf(form, el) : null;
-  return { fields: {}, form: `${label ?? humanField(root)}: ${sentence(text)}` };
+  return { fields: {}, form: `${label ?? humanField(root)}${rest ? `, ${pathWords(rest).toLowerCase()}` : ''}: ${sentence(text)}` };
 }
