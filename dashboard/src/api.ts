@@ -1,3 +1,5 @@
+import { namedField, pathWords } from './field-words';
+
 /** The one way the dashboard talks to the server: same-origin JSON, errors in words. */
 export class ApiError extends Error {
   constructor(
@@ -57,7 +59,10 @@ export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
     const what: Record<number, string> = { 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now' };
     const head = what[err.status] ?? (err.status >= 500 ? 'The server had a problem' : null);
-    const text = head ? `${head}: ${err.message}` : err.message.charAt(0).toUpperCase() + err.message.slice(1);
+    // `carriers[0].prefixes[0]: must be…` names the API's field: said as words, "Carrier 1, prefix 1: must be…".
+    const named = err.status === 400 ? namedField(err.message) : null;
+    const message = named ? `${pathWords(named.root + named.rest)}: ${named.text}` : err.message;
+    const text = head ? `${head}: ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
     return text.endsWith('.') ? text : `${text}.`;
   }
   if (err instanceof Error && err.message) return err.message;

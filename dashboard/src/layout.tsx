@@ -16,6 +16,7 @@ import { Settings } from './pages/settings';
 import { Audit } from './pages/audit';
 import { OptOuts } from './pages/opt-outs';
 import { Account } from './pages/account';
+import { Conversation } from './pages/conversation';
 
 const NAV: { path: string; label: string; role: Role }[] = [
   { path: '/', label: 'Overview', role: 'viewer' },
@@ -61,6 +62,8 @@ function pageFor(path: string, search: string) {
       return <Audit />;
     case 'account':
       return <Account />;
+    case 'conversations':
+      return id ? <Conversation number={decodeURIComponent(id)} /> : <Messages search={search} />;
     default:
       return (
         <section class="page">

@@ -17,6 +17,8 @@ function App() {
     api.get<Me>('/dashboard/v1/me').then(setMe, () => setMe(null));
   }, []);
   useEffect(() => {
+    // Errors were about the page left behind.
+    notify.clearErrors();
     // Focus follows navigation, for keyboard and screen-reader users.
     requestAnimationFrame(() => document.getElementById('page-title')?.focus());
   }, [loc.path]);

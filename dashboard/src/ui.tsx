@@ -1,29 +1,41 @@
-import type { ComponentChildren, TargetedEvent } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { createContext, type ComponentChildren, type TargetedEvent } from 'preact';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api';
+import { placeError, type FormErrors } from './form-errors';
 
 /* Notices: every action ends in a sentence, in a live region screen readers announce. */
 type Notice = { id: number; kind: 'success' | 'error'; text: string };
 let push: (n: Notice) => void = () => undefined;
 let nextId = 1;
-let clear: () => void = () => undefined;
+let clear: (kind?: Notice['kind']) => void = () => undefined;
 export const notify = {
-  /** Old errors go once the person moved on (signed in, say). */
+  /** Old notices go once the person moved on (signed in, say). */
   clear: () => clear(),
+  /** Errors go when the page changes: they were about what the person left. */
+  clearErrors: () => clear('error'),
   success: (text: string) => push({ id: nextId++, kind: 'success', text }),
   error: (err: unknown) => push({ id: nextId++, kind: 'error', text: typeof err === 'string' ? err : describeError(err) }),
 };
 export function Notices() {
   const [items, setItems] = useState<Notice[]>([]);
+  const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     push = (n) => {
-      setItems((l) => [...l.slice(-3), n]);
+      // A success says the person fixed what an older error was about: that error would now lie.
+      setItems((l) => [...(n.kind === 'success' ? l.filter((x) => x.kind === 'success') : l).slice(-3), n]);
       setTimeout(() => setItems((l) => l.filter((x) => x.id !== n.id)), n.kind === 'error' ? 10_000 : 5000);
     };
-    clear = () => setItems([]);
+    clear = (kind) => setItems((l) => (kind ? l.filter((x) => x.kind !== kind) : []));
   }, []);
+  // A popover sits in the top layer: shown again after each notice, it stays above an open dialog and its backdrop.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el?.showPopover) return;
+    if (el.matches(':popover-open')) el.hidePopover();
+    if (items.length > 0) el.showPopover();
+  }, [items]);
   return (
-    <div class="notices" role="status" aria-live="polite">
+    <div ref={ref} class="notices" role="status" aria-live="polite" popover="manual">
       {items.map((n) => (
         <p key={n.id} class={`notice ${n.kind}`}>
           {n.text}
@@ -114,14 +126,55 @@ export function Pager(p: { hasPrevious: boolean; next: string | null; onPrevious
   );
 }
 
+const NO_ERRORS: FormErrors = { fields: {}, form: null };
+const FormErrorsContext = createContext<FormErrors>(NO_ERRORS);
+
+/** A labelled input; an error of its form about it is shown under it, in words, until it is edited. */
 export function Field(p: { label: string; hint?: string; children: (id: string) => ComponentChildren }) {
   const id = useRef(`f${Math.random().toString(36).slice(2, 9)}`).current;
+  const errors = useContext(FormErrorsContext);
+  const ref = useRef<HTMLDivElement>(null);
+  const name = ref.current?.querySelector('[name]')?.getAttribute('name');
+  const error = name ? errors.fields[name] : undefined;
+  useLayoutEffect(() => {
+    const input = ref.current?.querySelector('[name]');
+    if (!input) return;
+    if (error) {
+      input.setAttribute('aria-invalid', 'true');
+      input.setAttribute('aria-describedby', `${id}-error`);
+    } else {
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+    }
+  }, [error]);
   return (
-    <div class="field">
+    <div class={`field${error ? ' invalid' : ''}`} ref={ref}>
       <label for={id}>{p.label}</label>
       {p.children(id)}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
       {p.hint && <p class="hint">{p.hint}</p>}
     </div>
+  );
+}
+
+/** A form whose errors are shown where they belong: under their field, or at its end (inside a dialog, never behind it). */
+export function Form(p: { submit: ReturnType<typeof useSubmit>; children: ComponentChildren } & { class?: string; id?: string; key?: string }) {
+  const { submit, children, ...rest } = p;
+  return (
+    <form {...rest} onSubmit={submit.onSubmit} onInput={submit.onInput} onChange={submit.onInput}>
+      <FormErrorsContext.Provider value={submit.errors}>
+        {children}
+        {submit.errors.form && (
+          <p class="form-error" role="alert">
+            {submit.errors.form}
+          </p>
+        )}
+      </FormErrorsContext.Provider>
+    </form>
   );
 }
 
@@ -270,19 +323,36 @@ export function Time(p: { at: string | null | undefined }) {
 
 export type Submit = TargetedEvent<HTMLFormElement, SubmitEvent>;
 
-/** A form's submit: prevents the page load, reports errors in words, keeps the button busy. */
+/**
+ * A form's submit: prevents the page load, keeps the button busy, and places an error where it
+ * belongs (see Form). An error about a field clears when that field is edited; every error
+ * clears when the form succeeds.
+ */
 export function useSubmit(run: (form: FormData) => Promise<void>) {
   const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const onSubmit = async (e: Submit) => {
     e.preventDefault();
+    const form = e.currentTarget;
     setBusy(true);
     try {
-      await run(new FormData(e.currentTarget));
+      await run(new FormData(form));
+      setErrors(NO_ERRORS);
     } catch (err) {
-      notify.error(err);
+      const placed = placeError(err, form);
+      setErrors(placed);
+      const first = Object.keys(placed.fields)[0];
+      if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus?.();
     } finally {
       setBusy(false);
     }
   };
-  return { busy, onSubmit };
+  const onInput = (e: Event) => {
+    const name = (e.target as HTMLInputElement | null)?.name;
+    if (name && errors.fields[name]) {
+      const { [name]: _gone, ...fields } = errors.fields;
+      setErrors({ fields, form: errors.form });
+    }
+  };
+  return { busy, onSubmit, onInput, errors };
 }

@@ -15,6 +15,9 @@ import { pairingRoutes } from '../devices/pairing-routes.js';
 import { pacingRoutes } from '../devices/pacing-routes.js';
 import { messageDashboardRoutes } from '../messages/dashboard-routes.js';
 import { overviewRoutes } from '../overview/routes.js';
+import { searchRoutes } from '../search/routes.js';
+import { conversationRoutes } from '../conversations/routes.js';
+import { webhookInspectRoutes } from '../webhooks/inspect-routes.js';
 import { optOutRoutes } from '../opt-outs/routes.js';
 import { sendWindowsRoutes } from '../send-windows/routes.js';
 
@@ -35,6 +38,9 @@ export function apiRoutes(ctx: AppContext): AnyRoute[] {
     ...pacingRoutes(ctx),
     ...messageDashboardRoutes(ctx),
     ...overviewRoutes(ctx),
+    ...searchRoutes(ctx),
+    ...conversationRoutes(ctx),
+    ...webhookInspectRoutes(ctx),
     ...optOutRoutes(ctx),
     ...sendWindowsRoutes(ctx),
   ];

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
-import type { MemberPrincipal } from '../auth/principal.js';
+import type { ApiPrincipal, MemberPrincipal } from '../auth/principal.js';
 
 export interface AuditAction {
   /** A dotted verb: `key.created`, `message.cancelled`, `member.removed`. */
@@ -12,11 +12,24 @@ export interface AuditAction {
 }
 
 /**
- * One member action in the audit log. Called in the action's own transaction where it has one, so
- * the log never shows an action that did not happen. API-key callers are not members: nothing is
- * written for them (`principal.kind !== 'member'`).
+ * One action in the audit log. Called in the action's own transaction where it has one, so the
+ * log never shows an action that did not happen. A member's action names the member; an API
+ * key's names the key in `detail.apiKeyId` (the log has no column for it: docs/dashboard-api.md,
+ * "The audit log"). Phones write nothing here.
  */
-export async function recordAudit(db: Queryable, principal: { kind: string } | MemberPrincipal | null, address: string, a: AuditAction): Promise<void> {
+export async function recordAudit(db: Queryable, principal: { kind: string } | MemberPrincipal | ApiPrincipal | null, address: string, a: AuditAction): Promise<void> {
+  if (principal?.kind === 'apiKey') {
+    const k = principal as ApiPrincipal;
+    await db.query(`INSERT INTO audit_log (id, org_id, action, target, address, detail) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      newId('auditEntry'),
+      k.orgId,
+      a.action,
+      a.target ?? null,
+      address || null,
+      JSON.stringify({ ...a.detail, apiKeyId: k.keyId }),
+    ]);
+    return;
+  }
   if (principal?.kind !== 'member') return;
   const m = principal as MemberPrincipal;
   await db.query(`INSERT INTO audit_log (id, org_id, member_id, member_email, action, target, address, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [

@@ -5,11 +5,17 @@ import { inboundCapability } from './inbound-capability.js';
 import { selectDevices, selectQueueDepths, selectSims, type DeviceRow, type SimRow } from './device-store.js';
 import type { Device, DeviceStatus, SimCard } from './schemas.js';
 
-/** online: socket open or seen within the window; stale: seen before it; never_seen; revoked. */
+/**
+ * online: socket open, or seen within the window since its socket last closed; stale: seen
+ * before the window, or its socket closed and nothing was heard since (a phone that left is not
+ * online for five more minutes); never_seen; revoked. A phone without a socket (HTTP polling)
+ * is online while it keeps calling.
+ */
 export function deviceStatus(row: DeviceRow, onlineWindowSeconds: number, now: number): DeviceStatus {
   if (row.revokedAt) return 'revoked';
   if (row.socketConnected) return 'online';
   if (!row.lastSeenAt) return 'never_seen';
+  if (row.socketChangedAt && row.socketChangedAt.getTime() >= row.lastSeenAt.getTime()) return 'stale';
   return now - row.lastSeenAt.getTime() <= onlineWindowSeconds * 1000 ? 'online' : 'stale';
 }
 

@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { dashboardBaseUrl } from '../members/base-url.js';
 import { createPairingCode } from './pairing.js';
 import { pairingQrPayload } from './pairing-payload.js';
-import { phoneReachableBase } from '../tls/lan-names.js';
+import { isLoopbackBase, lanNames, listensOnEveryInterface, phoneReachableBase } from '../tls/lan-names.js';
 import { loadOrCreateLocalCa } from '../tls/local-ca.js';
 import { CA_PATH } from '../tls/ca-route.js';
 
@@ -25,7 +25,7 @@ export function pairingRoutes(ctx: AppContext): AnyRoute[] {
       handler: async (req) => {
         const { code, expiresAt } = await createPairingCode(ctx, req.principal.orgId, req.body.name);
         // The phone reaches the server where the member's browser does (or HAFATRA_PUBLIC_URL).
-        const server = phoneReachableBase(dashboardBaseUrl(ctx.config, req.headers), ctx.config.https);
+        const server = phoneReachableBase(dashboardBaseUrl(ctx.config, req.headers), ctx.config.https, lanNames(), listensOnEveryInterface(ctx.config.host));
         await recordAudit(ctx.db, req.principal, req.clientAddress, { action: 'pairing.created', detail: { name: req.body.name ?? null } });
         // SMS Gateway for Android: its API URL, and with HAFATRA_HTTPS the CA it must trust first.
         const ca = ctx.config.https ? await loadOrCreateLocalCa(ctx.config.dataDir) : null;
@@ -35,6 +35,8 @@ export function pairingRoutes(ctx: AppContext): AnyRoute[] {
             code,
             expiresAt,
             server,
+            // Still a loopback name: the server listens on this machine alone (HOST), or has no LAN address.
+            serverReachable: !isLoopbackBase(server),
             qrPayload: pairingQrPayload(server, code),
             mobileApiUrl: `${server}/mobile/v1`,
             ca: ca ? { url: `${server}${CA_PATH}`, sha256: ca.fingerprint } : null,

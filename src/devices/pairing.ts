@@ -7,6 +7,7 @@ import { newDeviceToken } from './device-token.js';
 import { hashPairingCode, newPairingCode } from './pairing-code.js';
 import type { PairBody, ReportedSim } from './schemas.js';
 import { syncSims } from './sims.js';
+import { unusedName } from './unused-name.js';
 
 export const PAIRING_CODE_TTL_SECONDS = 600;
 /** Failed pairing attempts accepted per minute from one client address; beyond it, that address gets 429. */
@@ -64,7 +65,7 @@ export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress:
     await tx.query(`INSERT INTO devices (id, org_id, name, model, app_version, token_hash, protocol, confirms_cancellation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
       id,
       spent.orgId,
-      spent.name ?? body.name ?? (body.model || DEFAULT_DEVICE_NAME),
+      spent.name ?? (await unusedName(tx, spent.orgId, body.name ?? (body.model || DEFAULT_DEVICE_NAME))),
       body.model || null,
       body.appVersion || null,
       hash,

@@ -79,12 +79,22 @@ export interface RouteSpec<BS extends TSchema | undefined, QS extends TSchema | 
    * A member doing this is written to the audit log (src/audit/record-audit.ts) once it
    * succeeded. Routes that know more (a transaction, the detail) call recordAudit themselves.
    */
-  // biome-ignore lint/suspicious/noExplicitAny: the body's type is the route's own, checked where the route is declared.
-  audit?: { action: string; target?: (req: { params: Record<string, string>; body: any }) => string | null };
+  audit?: {
+    action: string;
+    /** The reply is the success answered: a route names what it made (a batch, an endpoint, a number as stored) from it. */
+    target?: (req: AuditedRequest) => string | null;
+    detail?: (req: AuditedRequest) => Record<string, unknown>;
+    /** Logged for members only: an API key's sends are its traffic, recorded by the messages themselves (their batchId), not in the log. */
+    membersOnly?: true;
+  };
   /** The route takes an `Idempotency-Key` header: checked by the router, given as req.headers.idempotencyKey. */
   idempotencyKey?: true;
   handler: (req: ApiRequest<BS extends TSchema ? Static<BS> : undefined, QS extends TSchema ? Static<QS> : Record<string, never>, P>) => Promise<Reply>;
 }
+
+/** What an audited route's target and detail are read from: the request, and the success it answered. */
+// biome-ignore lint/suspicious/noExplicitAny: the body's and reply's types are the route's own, checked where the route is declared.
+type AuditedRequest = { params: Record<string, string>; body: any; reply: any };
 
 // Routes of every shape share one table; the spec's types meet at the handler.
 // biome-ignore lint/suspicious/noExplicitAny: each route's own types are checked where it is declared.
@@ -203,7 +213,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
         },
         idempotencyKey: route.idempotencyKey ? copyIdempotencyKey(req) : undefined,
         params,
-        clientAddress: route.clientAddress || (route.audit && cookie) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
+        clientAddress: route.clientAddress || (route.audit && (cookie || !route.audit.membersOnly)) ? clientAddressOf(res, req, deps.trustProxy ?? false) : '',
         anonymous: authorization === undefined && cookie === undefined,
         // Copied now (req dies at the first await), read only when the limit asks for the address.
         forwardedFor: deps.anonymousLimit && deps.trustProxy ? req.getHeader('x-forwarded-for') : undefined,
@@ -282,10 +292,11 @@ async function handle(
       prefetched,
       clientAddress: copied.clientAddress,
     });
-    if (route.audit && principal?.kind === 'member' && reply.status < 300) {
-      const { action, target } = route.audit;
+    if (route.audit && (principal?.kind === 'member' || (principal?.kind === 'apiKey' && !route.audit.membersOnly)) && reply.status < 300) {
+      const { action, target, detail } = route.audit;
+      const done = { params: copied.params, body, reply: reply.body };
       // The action happened: a failure to log it is reported, not turned into the client's error.
-      await recordAudit(deps.auditDb!, principal, copied.clientAddress, { action, target: target?.({ params: copied.params, body }) ?? null }).catch((err: unknown) =>
+      await recordAudit(deps.auditDb!, principal, copied.clientAddress, { action, target: target?.(done) ?? null, ...(detail ? { detail: detail(done) } : {}) }).catch((err: unknown) =>
         deps.log.error({ err, requestId, action }, 'audit entry not written'),
       );
     }

@@ -60,3 +60,9 @@ export async function selectIncomingPage(db: Queryable, q: { orgId: string; devi
   );
   return rows as IncomingRow[];
 }
+
+/** Received SMS by a condition and order of the caller's (the search, src/search): `i` is the SMS. */
+export async function selectIncomingWhere(db: Queryable, where: string, params: unknown[]): Promise<IncomingRow[]> {
+  const { rows } = await db.query(`${SELECT_INCOMING} WHERE ${where}`, params);
+  return rows as IncomingRow[];
+}

@@ -25,9 +25,7 @@ export async function signIn(ctx: AppContext, email: string, password: string, c
     return orgs.length > 0;
   });
   if (!right || !member) throw errors.signedOut('wrong email or password');
-  const session = await startSession(ctx, member.id, orgs[0]!.id, client);
-  await markSignedIn(ctx.db, member.id);
-  return session;
+  return startSession(ctx, member.id, orgs[0]!.id, client);
 }
 
 export async function startSession(ctx: AppContext, memberId: string, orgId: string, client: { address: string; userAgent?: string }): Promise<NewSession> {
@@ -39,5 +37,7 @@ export async function startSession(ctx: AppContext, memberId: string, orgId: str
       maxHours: ctx.config.sessionMaxHours,
     },
   );
+  // Every session begins with a sign-in: a password, or a link that made the account (the first owner's).
+  await markSignedIn(ctx.db, memberId);
   return { memberId, sessionId: id, token };
 }

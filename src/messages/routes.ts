@@ -23,7 +23,7 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       auth: { scope: 'messages:send' },
       body: SendMessagesBody,
       idempotencyKey: true,
-      audit: { action: 'messages.sent', target: () => null },
+      audit: { action: 'messages.sent', target: (req) => req.reply.batchId, detail: (req) => ({ messages: req.reply.messages.length }), membersOnly: true },
       summary: 'Send an SMS to one or many recipients (each becomes its own message)',
       responses: { 202: SendResultSchema },
       handler: async (req) => ({

@@ -52,7 +52,8 @@ export function optOutRoutes(ctx: AppContext): AnyRoute[] {
       path: '/v1/opt-outs',
       auth: { scope: 'opt-outs:write' },
       body: AddOptOutBody,
-      audit: { action: 'opt_out.added', target: (req) => (req.body as { number: string }).number },
+      // The number as stored (E.164), not as typed: the log is searched by it.
+      audit: { action: 'opt_out.added', target: (req) => req.reply.number, detail: (req) => (req.reply.number === req.body.number ? {} : { typed: req.body.number }) },
       summary: 'Add a number to the opt-out list (201), or answer its entry if it is there already (200)',
       responses: { 200: OptOutSchema, 201: OptOutSchema },
       handler: async (req) => {

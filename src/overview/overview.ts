@@ -8,6 +8,9 @@ const HOUR_MS = 3_600_000;
 /** Statuses a message ends in that count for the delivery rate (cancelled is nobody's failure). */
 const SETTLED = ['delivered', 'failed', 'expired', 'unknown'];
 
+/** As deviceStatus (src/devices/device-view.ts): a phone whose socket closed with nothing heard since is not online. */
+const SEEN_SINCE_CLOSE = '(socket_changed_at IS NULL OR last_seen_at > socket_changed_at)';
+
 const startOfUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /** GET /dashboard/v1/overview: today's messages (the daily limit's day, UTC), phones, webhooks. */
@@ -20,8 +23,8 @@ export async function overview(ctx: AppContext, orgId: string, now = new Date())
     limitedToday(ctx, orgId, now).catch(() => ({})),
     ctx.db.query(
       `SELECT count(*) FILTER (WHERE revoked_at IS NOT NULL)::int AS revoked,
-              count(*) FILTER (WHERE revoked_at IS NULL AND (socket_connected OR last_seen_at > now() - $2 * interval '1 second'))::int AS online,
-              count(*) FILTER (WHERE revoked_at IS NULL AND NOT socket_connected AND last_seen_at <= now() - $2 * interval '1 second')::int AS stale,
+              count(*) FILTER (WHERE revoked_at IS NULL AND (socket_connected OR (${SEEN_SINCE_CLOSE} AND last_seen_at > now() - $2 * interval '1 second')))::int AS online,
+              count(*) FILTER (WHERE revoked_at IS NULL AND NOT socket_connected AND (NOT ${SEEN_SINCE_CLOSE} OR last_seen_at <= now() - $2 * interval '1 second'))::int AS stale,
               count(*) FILTER (WHERE revoked_at IS NULL AND NOT socket_connected AND last_seen_at IS NULL)::int AS "neverSeen"
          FROM devices WHERE org_id = $1`,
       [orgId, ctx.config.onlineWindowSeconds],

@@ -16,13 +16,20 @@ export function lanNames(extra: string[] = [], interfaces = networkInterfaces(),
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** The base names this machine to itself alone: a phone cannot reach it. */
+export const isLoopbackBase = (base: string) => LOOPBACK.has(new URL(base).hostname);
+
+/** HOST that listens on every interface, the LAN's included. */
+export const listensOnEveryInterface = (host: string) => host === '0.0.0.0' || host === '::' || host === '';
+
 /**
  * The base URL a phone should use when a member reads it off a page opened on the server itself
- * (`https://localhost:3000`): with HAFATRA_HTTPS the loopback name becomes the machine's first
- * LAN address, which the certificate names and the phone can reach. Any other base is kept.
+ * (`http://localhost:3000`): the loopback name becomes the machine's first LAN address, which the
+ * phone can reach (and, with HAFATRA_HTTPS, the certificate names), when the server listens
+ * there: with HAFATRA_HTTPS, or on every interface (HOST 0.0.0.0, the default). Any other base is kept.
  */
-export function phoneReachableBase(base: string, https: boolean, names: string[] = lanNames()): string {
-  if (!https) return base;
+export function phoneReachableBase(base: string, https: boolean, names: string[] = lanNames(), listensOnLan = false): string {
+  if (!https && !listensOnLan) return base;
   const url = new URL(base);
   if (!LOOPBACK.has(url.hostname)) return base;
   const lan = names.find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith('127.'));

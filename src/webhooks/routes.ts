@@ -55,7 +55,7 @@ export function webhookRoutes(ctx: AppContext): AnyRoute[] {
       path: '/v1/webhooks',
       auth: { scope: 'webhooks:write' },
       body: CreateWebhookEndpointBody,
-      audit: { action: 'webhook.created', target: (req) => (req.body as { url: string }).url },
+      audit: { action: 'webhook.created', target: (req) => req.reply.endpoint.id, detail: (req) => ({ url: req.body.url }) },
       summary: 'Register a webhook endpoint; its signing secret is returned only here',
       responses: { 201: EndpointWithSecretSchema },
       handler: async (req) => {

@@ -3,7 +3,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { SESSION_COOKIE } from '../../src/members/session-token.js';
 import { databaseUrlFor, runOnServer, testDatabaseUrl } from '../support/database.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -115,4 +116,20 @@ export async function caFile(pem: string): Promise<{ path: string; remove(): Pro
   const path = join(dir, 'ca.pem');
   await writeFile(path, pem);
   return { path, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A browser tab signed in as a member of an in-process test app (its session cookie set), at a
+ * width and colour scheme, with `go` (open a path, wait for its title) and `heading`.
+ */
+export async function signedInPage(browser: Browser, url: string, sessionCookie: string, opts: { width: number; colorScheme?: 'light' | 'dark' }) {
+  const context = await browser.newContext({ viewport: { width: opts.width, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
+  await context.addCookies([{ name: SESSION_COOKIE, value: sessionCookie.split('=')[1]!, url }]);
+  const page = await context.newPage();
+  const heading = () => page.getByRole('heading', { level: 1 });
+  const go = async (path: string, title: string | RegExp) => {
+    await page.goto(`${url}${path}`);
+    await expect.poll(() => heading().textContent()).toMatch(title);
+  };
+  return { context, page, heading, go };
 }

@@ -127,7 +127,7 @@ describe('messages by members', () => {
     const again = await app.request('GET', `/v1/messages/${resent.body.messages[0].id}`, { key });
     expect(again.body.events[0]).toMatchObject({ toStatus: 'queued', source: 'member' });
     expect(again.body.resendOfId).toBe(a!.id);
-    expect(await auditActions()).toEqual(expect.arrayContaining([`message.cancelled ${a!.id}`, `message.resent ${a!.id}`, 'messages.sent']));
+    expect(await auditActions()).toEqual(expect.arrayContaining([`message.cancelled ${a!.id}`, `message.resent ${a!.id}`, `messages.sent ${sent.body.batchId}`]));
 
     const byRecipient = await app.request('GET', '/v1/messages?to=034 12 345 02', { headers: viewer.headers });
     expect(byRecipient.body.messages.map((m: { id: string }) => m.id)).toEqual([b!.id]);

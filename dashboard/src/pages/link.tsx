@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, describeError } from '../api';
+import { ApiError, api, describeError } from '../api';
 import type { Me } from '../session';
-import { Field, notify, useSubmit } from '../ui';
+import { Field, Form, notify, useSubmit } from '../ui';
+import { FieldError } from '../form-errors';
 import { SignInForm } from './sign-in';
 
 interface LinkInfo {
@@ -24,17 +25,22 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
   const [info, setInfo] = useState<LinkInfo | null | string>(null);
   const [signingIn, setSigningIn] = useState(false);
   useEffect(() => {
-    api.post<LinkInfo>('/dashboard/v1/links/inspect', { token }).then(setInfo, (err) => setInfo(describeError(err)));
+    api.post<LinkInfo>('/dashboard/v1/links/inspect', { token }).then(setInfo, (err) =>
+      // The server says only "not found": a link used once, expired, or cut short when copied all look alike to it.
+      setInfo(err instanceof ApiError && err.status === 404 ? 'This link was already used, has expired, or was not copied whole.' : describeError(err)),
+    );
   }, [token]);
-  const { busy, onSubmit } = useSubmit(async (f) => {
-    if (f.get('password') !== f.get('repeat')) throw new Error('The two passwords differ.');
+  const submit = useSubmit(async (f) => {
+    if (f.get('password') !== f.get('repeat')) throw new FieldError('repeat', 'The two passwords differ.');
     const body: Record<string, unknown> = { token, password: f.get('password') };
     if (f.get('email')) body.email = f.get('email');
     try {
       p.onJoined(await api.post<Me>('/dashboard/v1/links/accept', body));
     } catch (err) {
-      if ((err as { status?: number }).status === 409) setSigningIn(true);
-      throw err;
+      if ((err as { status?: number }).status !== 409) throw err;
+      // The form gives way to the sign-in: the reason goes in a notice, which stays.
+      setSigningIn(true);
+      notify.error(err);
     }
   });
   const join = useSubmit(async () => p.onJoined(await api.post<Me>('/dashboard/v1/links/accept', { token })));
@@ -75,23 +81,23 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
         </p>
       )}
       {me && info.email && info.email !== me.member.email ? (
-        <form class="card" onSubmit={signOut.onSubmit}>
+        <Form class="card" submit={signOut}>
           <p>
             This link is for <strong>{info.email}</strong>, and you are signed in as <strong>{me.member.email}</strong>. Sign out, then open the link again.
           </p>
           <button type="submit" disabled={signOut.busy}>
             Sign out
           </button>
-        </form>
+        </Form>
       ) : me ? (
-        <form class="card" onSubmit={join.onSubmit}>
+        <Form class="card" submit={join}>
           <p>
             Signed in as <strong>{me.member.email}</strong>.
           </p>
           <button class="primary" type="submit" disabled={join.busy}>
             Join {info.organization?.name}
           </button>
-        </form>
+        </Form>
       ) : signingIn ? (
         <SignInForm
           onSignedIn={(m) => {
@@ -101,7 +107,7 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
         />
       ) : (
         <>
-          <form class="card" onSubmit={onSubmit}>
+          <Form class="card" submit={submit}>
             {info.email ? (
               <p>
                 Email: <strong>{info.email}</strong>
@@ -113,10 +119,10 @@ export function LinkPage(p: { me: Me | null | undefined; onSignedIn: (m: Me) => 
               {(id) => <input id={id} name="password" type="password" autoComplete="new-password" minLength={10} required />}
             </Field>
             <Field label="Repeat the password">{(id) => <input id={id} name="repeat" type="password" autoComplete="new-password" required />}</Field>
-            <button class="primary" type="submit" disabled={busy}>
+            <button class="primary" type="submit" disabled={submit.busy}>
               {joining ? 'Create my account' : 'Set the password'}
             </button>
-          </form>
+          </Form>
           {joining && (
             <p>
               Already have a Hafatra account?{' '}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Dialog, Field, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
 interface Member {
   id: string;
@@ -18,13 +18,13 @@ interface Invitation {
 }
 
 function Invite(p: { onClose: () => void; onMade: (url: string) => void }) {
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     const r = await api.post<{ url: string }>('/dashboard/v1/invitations', { email: String(f.get('email')), role: String(f.get('role')) });
     p.onMade(r.url);
   });
   return (
     <Dialog title="Invite a person" onClose={p.onClose}>
-      <form onSubmit={onSubmit}>
+      <Form submit={submit}>
         <Field label="Email">{(id) => <input id={id} name="email" type="email" required />}</Field>
         <Field label="Role" hint="Viewer: reads only. Admin: phones, keys, webhooks, sending, review. Owner: everything, members and settings too.">
           {(id) => (
@@ -36,14 +36,14 @@ function Invite(p: { onClose: () => void; onMade: (url: string) => void }) {
           )}
         </Field>
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy}>
+          <button class="primary" type="submit" disabled={submit.busy}>
             Create the invitation link
           </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

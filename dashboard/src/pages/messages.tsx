@@ -1,3 +1,5 @@
+import type { ComponentChildren } from 'preact';
+import { SearchForm, useSearch } from '../search';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useCursorList } from '../cursor-list';
@@ -53,9 +55,19 @@ const ROUTING_CODES: Record<string, string> = {
 const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
 const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
 
+const columns: { label: string; cell: (m: Message) => ComponentChildren; class?: string }[] = [
+  { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
+  { label: 'Status', cell: (m) => <Badge value={m.status} /> },
+  { label: 'Message', cell: (m) => <span class="clip">{m.body}</span>, class: 'wide' },
+  { label: 'Created', cell: (m) => <Time at={m.createdAt} /> },
+];
+
 export function Messages(p: { search: string }) {
   const filters = { status: queryParam(p.search, 'status'), deviceId: queryParam(p.search, 'deviceId'), to: queryParam(p.search, 'to') };
   const list = useCursorList<Message>('/v1/messages', 'messages', filters);
+  const q = queryParam(p.search, 'q');
+  const [reloads, setReloads] = useState(0);
+  const found = useSearch<Message>('/dashboard/v1/search/messages', 'messages', q, reloads);
   const [devices, setDevices] = useState<Device[]>([]);
   useEffect(
     () =>
@@ -65,7 +77,10 @@ export function Messages(p: { search: string }) {
       ),
     [],
   );
-  useLive('messages', () => void list.reload());
+  useLive('messages', () => {
+    void list.reload();
+    if (q) setReloads((n) => n + 1);
+  });
   const setFilter = (name: string, value: string) => {
     const q = new URLSearchParams(p.search);
     if (value) q.set(name, value);
@@ -84,58 +99,83 @@ export function Messages(p: { search: string }) {
         )
       }
     >
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilter('to', String(new FormData(e.currentTarget).get('to') ?? ''));
-        }}
-      >
-        <Field label="Status">
-          {(id) => (
-            <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option value={s}>{s}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Phone">
-          {(id) => (
-            <select id={id} value={filters.deviceId} onChange={(e) => setFilter('deviceId', e.currentTarget.value)}>
-              <option value="">Any phone</option>
-              {devices.map((d) => (
-                <option value={d.id}>{d.name}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Recipient">{(id) => <input id={id} name="to" type="search" defaultValue={filters.to} placeholder="034 12 345 67" />}</Field>
-        <button type="submit">Filter</button>
-      </form>
-      <Table
-        caption="Messages, newest first"
-        rows={list.rows}
-        rowKey={(m) => m.id}
-        empty={
-          filters.status || filters.deviceId || filters.to ? (
-            <p>
-              No message matches these filters. <a href="/messages">Clear the filters</a>.
-            </p>
-          ) : (
-            <p>No message yet. {can('admin') ? <a href="/send">Send your first message</a> : 'Messages sent by the organization appear here.'}</p>
-          )
-        }
-        columns={[
-          { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
-          { label: 'Status', cell: (m) => <Badge value={m.status} /> },
-          { label: 'Message', cell: (m) => <span class="clip">{m.body}</span>, class: 'wide' },
-          { label: 'Created', cell: (m) => <Time at={m.createdAt} /> },
-        ]}
-      />
-      <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+      <SearchForm q={q} label="Search" hint="A recipient (whole or in part), words of the text, or a message id." onSearch={(text) => setFilter('q', text)} />
+      {q ? (
+        <>
+          <p>
+            {found === null ? 'Searching…' : `${found.length === 50 ? 'The newest 50' : found.length} message${found.length === 1 ? '' : 's'} match “${q}”.`} <a href="/messages">Clear the search</a>
+          </p>
+          <Table caption={`Messages matching ${q}, newest first`} rows={found} rowKey={(m) => m.id} empty={<p>No message matches “{q}”.</p>} columns={columns} />
+        </>
+      ) : (
+        <>
+          <form
+            class="filters"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setFilter('to', String(new FormData(e.currentTarget).get('to') ?? ''));
+            }}
+          >
+            <Field label="Status">
+              {(id) => (
+                <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
+                  <option value="">Any status</option>
+                  {STATUSES.map((s) => (
+                    <option value={s}>{s}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Phone">
+              {(id) => (
+                <select id={id} value={filters.deviceId} onChange={(e) => setFilter('deviceId', e.currentTarget.value)}>
+                  <option value="">Any phone</option>
+                  {devices.map((d) => (
+                    <option value={d.id}>{d.name}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Recipient">{(id) => <input id={id} name="to" type="search" defaultValue={filters.to} placeholder="034 12 345 67" />}</Field>
+            <button type="submit">Filter</button>
+          </form>
+          <Table
+            caption="Messages, newest first"
+            rows={list.rows}
+            rowKey={(m) => m.id}
+            empty={
+              filters.status || filters.deviceId || filters.to ? (
+                <p>
+                  No message matches these filters. <a href="/messages">Clear the filters</a>.
+                </p>
+              ) : (
+                <p>No message yet. {can('admin') ? <a href="/send">Send your first message</a> : 'Messages sent by the organization appear here.'}</p>
+              )
+            }
+            columns={columns}
+          />
+          <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+        </>
+      )}
     </Page>
+  );
+}
+
+/** A phone by its name, linked to the Phones page; the id in its title. */
+function PhoneName(p: { id: string }) {
+  const [name, setName] = useState<string | null>(null);
+  useEffect(
+    () =>
+      void api.get<{ name: string }>(`/v1/devices/${p.id}`).then(
+        (d) => setName(d.name),
+        () => setName(null),
+      ),
+    [p.id],
+  );
+  return (
+    <a href="/phones" title={p.id} data-testid="message-phone">
+      {name ?? p.id}
+    </a>
   );
 }
 
@@ -170,7 +210,9 @@ export function MessageDetail(p: { id: string }) {
             ) : null}
             {FINAL.has(m.status) && m.status !== 'sent' ? (
               <Action
-                kind="primary"
+                // A failed message is worth sending again; a delivered one rarely is, so it is asked first.
+                kind={m.status === 'delivered' ? 'plain' : 'primary'}
+                confirm={m.status === 'delivered' ? 'This message was delivered. Send the same text to the same number again, as a new message?' : undefined}
                 done="Sent again as a new message."
                 run={async () => {
                   const r = await api.post<{ messages: Message[] }>(`/v1/messages/${m.id}/resend`, undefined, { 'idempotency-key': `resend-${m.id}-${Date.now()}` });
@@ -190,6 +232,10 @@ export function MessageDetail(p: { id: string }) {
           <Badge value={m.status} />
           {m.failureCode && <> — {m.failureCode}</>}
         </dd>
+        <dt>Conversation</dt>
+        <dd>
+          <a href={`/conversations/${encodeURIComponent(m.to)}`}>Everything sent to and received from {m.to}</a>
+        </dd>
         <dt>Body</dt>
         <dd class="body">{m.body}</dd>
         <dt>Segments</dt>
@@ -197,7 +243,7 @@ export function MessageDetail(p: { id: string }) {
           {m.segments} ({m.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'})
         </dd>
         <dt>Phone</dt>
-        <dd>{m.deviceId ?? 'not claimed yet'}</dd>
+        <dd>{m.deviceId ? <PhoneName id={m.deviceId} /> : 'not claimed yet'}</dd>
         {m.sendAt && (
           <>
             <dt>Scheduled for</dt>

@@ -5,8 +5,9 @@ import { downloadCsv } from '../csv';
 import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Loading, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
 import { allPages } from './received';
+import { ambiguityReasons, providerName, providerTime } from '../money-reading';
 
 interface MoneyEvent {
   id: string;
@@ -27,8 +28,19 @@ interface MoneyEvent {
   review: { status: string; note: string | null; reviewedAt: string | null };
   createdAt: string;
 }
-const PROVIDERS: Record<string, string> = { provider_a: 'MVola', provider_b: 'Orange Money', provider_c: 'Airtel Money' };
 const money = (minor: number | null, currency: string | null) => (minor === null ? '—' : `${(minor / 100).toLocaleString(undefined, { minimumFractionDigits: 2 })} ${currency ?? ''}`);
+
+/** The provider's own date as a time, the text it was read from beside it. */
+function ProviderTime(p: { raw: string | null }) {
+  if (!p.raw) return <span class="muted">—</span>;
+  const at = providerTime(p.raw);
+  if (!at) return <span>{p.raw}</span>;
+  return (
+    <span data-testid="provider-time">
+      <time dateTime={at.toISOString()}>{at.toLocaleString()}</time> <span class="muted">(“{p.raw}” in the SMS)</span>
+    </span>
+  );
+}
 
 function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) {
   const [e, setE] = useState<MoneyEvent | null>(null);
@@ -43,7 +55,7 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
       })
       .catch(notify.error);
   }, [p.id]);
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     setE(await api.post<MoneyEvent>(`/dashboard/v1/mobile-money/${p.id}/review`, { note: String(f.get('note') ?? '') }));
     notify.success('Marked as reviewed. The record stays unverified: check the amount in the provider’s own records.');
     p.onReviewed();
@@ -67,10 +79,26 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
               <h3>What was read</h3>
               <dl class="facts">
                 <dt>Provider</dt>
-                <dd>{PROVIDERS[e.provider] ?? e.provider}</dd>
+                <dd>
+                  {providerName(e.provider)}{' '}
+                  <span class="muted" title="The API names providers neutrally: provider_a is MVola, provider_b Orange Money, provider_c Airtel Money (docs/mobile-money.md).">
+                    (<code>{e.provider}</code> in the API)
+                  </span>
+                </dd>
                 <dt>Reading</dt>
                 <dd>
                   <Badge value={e.classification} /> {e.parsingStatus}
+                  {e.classification === 'ambiguous' && sms && (
+                    <ul class="reasons" data-testid="ambiguity-reasons">
+                      {ambiguityReasons(e, sms.from).map((r) => (
+                        <li>{r}</li>
+                      ))}
+                    </ul>
+                  )}
+                </dd>
+                <dt>Provider's time</dt>
+                <dd>
+                  <ProviderTime raw={e.providerTimestamp} />
                 </dd>
                 <dt>Direction</dt>
                 <dd>{e.direction ?? '—'}</dd>
@@ -94,12 +122,12 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
             </div>
           </div>
           {can('admin') && (
-            <form onSubmit={onSubmit}>
+            <Form submit={submit}>
               <Field label="Review note">{(id) => <textarea id={id} name="note" rows={2} required maxLength={2000} defaultValue={e.review.note ?? ''} />}</Field>
-              <button class="primary" type="submit" disabled={busy}>
+              <button class="primary" type="submit" disabled={submit.busy}>
                 Mark as reviewed
               </button>
-            </form>
+            </Form>
           )}
           <p>
             <button type="button" onClick={p.onClose}>
@@ -137,7 +165,7 @@ export function MobileMoney(p: { search: string }) {
               rows.map((r) => [
                 r.id,
                 r.createdAt,
-                PROVIDERS[r.provider] ?? r.provider,
+                providerName(r.provider),
                 r.classification,
                 r.verification,
                 r.direction,
@@ -177,7 +205,7 @@ export function MobileMoney(p: { search: string }) {
             label: 'Provider',
             cell: (e) => (
               <button type="button" class="link" onClick={() => setOpen(e.id)}>
-                {PROVIDERS[e.provider] ?? e.provider}
+                {providerName(e.provider)}
               </button>
             ),
           },

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useCursorList } from '../cursor-list';
 import { useMe } from '../session';
-import { Action, Field, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Field, Form, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
 
 interface OptOut {
   id: string;
@@ -34,7 +34,7 @@ export function OptOuts() {
         when it sends a stop word (STOP, ARRET…) and removed when it sends a start word (START); the words are in Settings.
       </p>
       {can('admin') && (
-        <form class="card" id="opt-out-add" onSubmit={add.onSubmit}>
+        <Form class="card" id="opt-out-add" submit={add}>
           <h2>Add a number</h2>
           <Field label="Number" hint="International (+261…) or national in the organization's country.">
             {(id) => <input id={id} name="number" required maxLength={32} inputMode="tel" autoComplete="off" />}
@@ -43,7 +43,7 @@ export function OptOuts() {
           <button class="primary" type="submit" disabled={add.busy}>
             Add to the opt-outs
           </button>
-        </form>
+        </Form>
       )}
       <div class="filters">
         <Field label="Find a number">{(id) => <input id={id} type="search" value={number} maxLength={32} onChange={(e) => setNumber(e.currentTarget.value.trim())} />}</Field>

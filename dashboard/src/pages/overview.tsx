@@ -25,6 +25,9 @@ const SERIES: [string, string][] = [
   ['cancelled', '#6e7781'],
 ];
 
+/** Statuses of a message not settled yet: neither delivered nor failed. */
+const UNSETTLED = ['accepted', 'queued', 'claimed', 'sending', 'sent'];
+
 const LIMITS: Record<string, string> = {
   organization: 'requests past what this server handles at once for one organization',
   device: "phones' HTTP requests past what one phone may have in progress",
@@ -50,6 +53,9 @@ function Limited(p: { limited: Record<string, number> }) {
   );
 }
 
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+const axis = () => ({ stroke: cssVar('--fg'), grid: { stroke: cssVar('--line') }, ticks: { stroke: cssVar('--line') } });
+
 function Chart(p: { stats: Stats }) {
   const el = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -65,8 +71,11 @@ function Chart(p: { stats: Stats }) {
         {
           width,
           height: 220,
-          series: [{}, ...SERIES.map(([label, stroke]) => ({ label, stroke, width: 2 }))],
-          axes: [{}, { size: 40 }],
+          // The legend names each series with its total over the range: uPlot's live values read "--" until the pointer is on the chart.
+          series: [{}, ...SERIES.map(([label, stroke], i) => ({ label: `${label} (${(data[i + 1] as number[]).reduce((a, b) => a + b, 0)})`, stroke, width: 2 }))],
+          legend: { live: false },
+          // Canvas text takes no CSS: the axes are given the scheme's colours (dark mode included).
+          axes: [axis(), { ...axis(), size: 40 }],
         },
         data,
         el.current,
@@ -88,7 +97,12 @@ export function Overview() {
     api.get<Overview>('/dashboard/v1/overview').then(setO, notify.error);
     api.get<Stats>('/dashboard/v1/stats/messages', { range }).then(setStats, notify.error);
   };
-  useEffect(load, [range]);
+  useEffect(() => {
+    load();
+    // Phones turn stale by time alone, which no live frame announces.
+    const timer = setInterval(load, 15_000);
+    return () => clearInterval(timer);
+  }, [range]);
   useLive('messages', load);
   useLive('device', load);
   if (!o)
@@ -98,7 +112,11 @@ export function Overview() {
       </Page>
     );
   const t = o.today;
-  const rate = o.deliveryRate === null ? '—' : `${Math.round(o.deliveryRate * 100)} %`;
+  // Delivered out of everything sent today: a message still `sent` (no delivery report yet) is not counted as delivered.
+  const delivered = t.byStatus.delivered ?? 0;
+  const counted = t.total - (t.byStatus.cancelled ?? 0);
+  const waiting = UNSETTLED.reduce((a, s) => a + (t.byStatus[s] ?? 0), 0);
+  const rate = counted === 0 ? '—' : `${Math.floor((delivered / counted) * 100)} %`;
   return (
     <Page title="Overview">
       <div class="figures">
@@ -110,7 +128,14 @@ export function Overview() {
           <meter min={0} max={t.dailyLimit} value={t.total} aria-label="Share of the daily limit used" />
         </a>
         <a class="figure" href="/messages?status=delivered">
-          <span class="big">{rate}</span> delivered today
+          <span class="big" data-testid="delivered-rate">
+            {rate}
+          </span>{' '}
+          delivered today{' '}
+          <span class="muted" data-testid="delivered-detail">
+            {delivered} of {counted}
+            {waiting > 0 && `, ${waiting} not yet delivered (sent or on its way)`}
+          </span>
         </a>
         <a class="figure" href="/phones">
           <span class="big">{o.devices.online}</span> phones online{' '}

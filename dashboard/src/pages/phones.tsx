@@ -2,8 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useLive } from '../live';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Empty, Field, Loading, Page, Time, notify, useSubmit } from '../ui';
-import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
+import { FieldError } from '../form-errors';
+import { Action, Badge, Dialog, Empty, Field, Form, Loading, Page, Time, notify, useSubmit } from '../ui';
+import { formatSendWindowsText } from '../../../src/send-windows/text.ts';
+import { readSendWindows, SendWindowsEditor } from '../send-windows-editor';
 import type { SendWindows } from '../../../src/send-windows/windows.ts';
 
 export interface Device {
@@ -27,6 +29,8 @@ export interface Device {
 interface Pairing {
   code: string;
   expiresAt: string;
+  /** False when `server` is a loopback name no phone can reach. */
+  serverReachable: boolean;
   qrPayload: string;
   server: string;
   /** SMS Gateway for Android's "API URL". */
@@ -103,15 +107,31 @@ function Countdown(p: { until: string; onEnd: () => void }) {
   );
 }
 
+/** A name no phone of the organization bears yet: "Phone 3" beside Phone 1 and Phone 2. */
+function suggestedName(devices: Device[]): string {
+  const taken = new Set(devices.filter((d) => d.status !== 'revoked').map((d) => d.name));
+  let n = taken.size + 1;
+  while (taken.has(`Phone ${n}`)) n++;
+  return `Phone ${n}`;
+}
+
 function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Device[] }) {
   const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [name, setName] = useState<string | null>(null);
   const [app, setApp] = useState<'hafatra' | 'sms-gateway'>('hafatra');
   const [expired, setExpired] = useState(false);
-  const fresh = () => {
+  const make = async (phoneName: string) => {
+    setPairing(await api.post<Pairing>('/dashboard/v1/pairings', { name: phoneName }));
     setExpired(false);
-    api.post<Pairing>('/dashboard/v1/pairings', {}).then(setPairing, notify.error);
   };
-  useEffect(fresh, []);
+  const fresh = () => void make(name!).catch(notify.error);
+  // The phone is named before it pairs: the list tells it from the others at once.
+  const naming = useSubmit(async (f) => {
+    const chosen = String(f.get('name') ?? '').trim();
+    if (!chosen) throw new FieldError('name', 'Give the phone a name.');
+    await make(chosen);
+    setName(chosen);
+  });
   const paired = p.devices.find((d) => !p.before.has(d.id));
   return (
     <Dialog title="Pair a phone" onClose={p.onClose}>
@@ -123,7 +143,19 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
           </button>
         </p>
       ) : !pairing ? (
-        <Loading />
+        <Form submit={naming}>
+          <Field label="Name of the phone" hint="How the phone is shown on every page: where it is, or whose it is.">
+            {(id) => <input id={id} name="name" required maxLength={128} defaultValue={suggestedName(p.devices)} autoComplete="off" />}
+          </Field>
+          <div class="actions">
+            <button class="primary" type="submit" disabled={naming.busy}>
+              Make a pairing code
+            </button>
+            <button type="button" onClick={p.onClose}>
+              Cancel
+            </button>
+          </div>
+        </Form>
       ) : expired ? (
         <p>
           The code expired.{' '}
@@ -147,8 +179,14 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
               <p>In the Hafatra app on the phone, scan this code, or type the server address and the code.</p>
               <Qr text={pairing.qrPayload} label="QR code to pair a phone" />
               <p>
-                Server: <code>{pairing.server}</code>
+                Server: <code data-testid="pairing-server">{pairing.server}</code>
               </p>
+              {!pairing.serverReachable && (
+                <p class="form-error" role="alert">
+                  This address names this computer only: a phone cannot reach it. Start the server listening on the network (HOST=0.0.0.0, the default) or set HAFATRA_PUBLIC_URL, or for a phone on a
+                  USB cable run adb reverse tcp:{new URL(pairing.server).port || '80'} tcp:{new URL(pairing.server).port || '80'}.
+                </p>
+              )}
             </>
           ) : (
             <SmsGatewaySteps pairing={pairing} />
@@ -189,10 +227,10 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
   const [windows, setWindows] = useState<PhoneWindows | null>(null);
   useEffect(() => void api.get<Pacing>(`/dashboard/v1/devices/${d.id}/pacing`).then(setPacing, notify.error), [d.id]);
   useEffect(() => void api.get<PhoneWindows>(`/v1/devices/${d.id}/send-windows`).then(setWindows, notify.error), [d.id]);
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     const num = (name: string) => (String(f.get(name) ?? '').trim() === '' ? null : Number(f.get(name)));
-    await api.patch(`/dashboard/v1/devices/${d.id}/pacing`, { pacingPerMinute: num('pace'), simDailyCap: num('cap') });
-    const ownWindows = parseSendWindowsText(String(f.get('sendWindows') ?? ''));
+    const ownWindows = readSendWindows(f, 'sendWindows');
+    await api.patch(`/dashboard/v1/devices/${d.id}/pacing`, { pacingPerMinute: num('pacingPerMinute'), simDailyCap: num('simDailyCap') });
     if (formatSendWindowsText(ownWindows) !== formatSendWindowsText(windows?.sendWindows ?? null)) await api.put(`/v1/devices/${d.id}/send-windows`, { sendWindows: ownWindows });
     const sim = String(f.get('sim') ?? '');
     const saved = await api.patch<Device>(`/v1/devices/${d.id}`, {
@@ -206,7 +244,7 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
   });
   return (
     <Dialog title={`Edit ${d.name}`} onClose={p.onClose}>
-      <form onSubmit={onSubmit}>
+      <Form submit={submit}>
         <Field label="Name">{(id) => <input id={id} name="name" defaultValue={d.name} maxLength={128} required />}</Field>
         <label class="check">
           <input type="checkbox" name="outbound" defaultChecked={d.outboundEnabled} /> Sends messages (off: paired and receiving, sends nothing)
@@ -229,30 +267,30 @@ function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device
         {pacing && (
           <div class="row">
             <Field label="SMS per minute per SIM" hint={`Empty: the server's default, ${pacing.defaultPacingPerMinute}. Android itself refuses more than about 30.`}>
-              {(id) => <input id={id} name="pace" type="number" min={1} max={10000} defaultValue={pacing.pacingPerMinute === null ? '' : String(pacing.pacingPerMinute)} />}
+              {(id) => <input id={id} name="pacingPerMinute" type="number" min={1} max={10000} defaultValue={pacing.pacingPerMinute === null ? '' : String(pacing.pacingPerMinute)} />}
             </Field>
             <Field label="SMS per day per SIM" hint="Empty: no cap (set your plan's limit).">
-              {(id) => <input id={id} name="cap" type="number" min={1} max={1000000} defaultValue={pacing.simDailyCap === null ? '' : String(pacing.simDailyCap)} />}
+              {(id) => <input id={id} name="simDailyCap" type="number" min={1} max={1000000} defaultValue={pacing.simDailyCap === null ? '' : String(pacing.simDailyCap)} />}
             </Field>
           </div>
         )}
         {windows && (
           <Field
             label="Own send windows"
-            hint={`Within the organization's (Settings): the phone sends only when both are open${windows.openNow ? '' : ', which they are not now'}. Example: ${SEND_WINDOW_EXAMPLE}. Empty: the organization's alone.`}
+            hint={`Within the organization's (Settings): the phone sends only when both are open${windows.openNow ? '' : ', which they are not now'}. Off: the organization's alone.`}
           >
-            {(id) => <input id={id} name="sendWindows" defaultValue={windows.sendWindows === null ? '' : formatSendWindowsText(windows.sendWindows)} placeholder={SEND_WINDOW_EXAMPLE} />}
+            {(id) => <SendWindowsEditor id={id} name="sendWindows" value={windows.sendWindows} legend="This phone has hours of its own" />}
           </Field>
         )}
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy || !pacing || !windows}>
+          <button class="primary" type="submit" disabled={submit.busy || !pacing || !windows}>
             Save
           </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }
@@ -263,7 +301,12 @@ export function Phones() {
   const [editing, setEditing] = useState<Device | null>(null);
   const { can } = useMe();
   const load = () => api.get<{ devices: Device[] }>('/v1/devices').then((r) => setDevices(r.devices), notify.error);
-  useEffect(() => void load(), []);
+  useEffect(() => {
+    void load();
+    // A phone that stops calling turns stale by time alone, which no live frame announces.
+    const timer = setInterval(() => void load(), 15_000);
+    return () => clearInterval(timer);
+  }, []);
   useLive('device', () => void load());
   const live = devices?.filter((d) => d.status !== 'revoked') ?? [];
   const revoked = devices?.filter((d) => d.status === 'revoked') ?? [];
@@ -297,7 +340,15 @@ export function Phones() {
                   <Time at={d.lastSeenAt} />
                 </dd>
                 <dt>Socket</dt>
-                <dd>{d.socket.connected ? 'connected' : 'not connected'}</dd>
+                <dd>
+                  {d.socket.connected ? 'connected' : 'not connected'}
+                  {d.socket.lastChangedAt && (
+                    <>
+                      {' '}
+                      (since <Time at={d.socket.lastChangedAt} />)
+                    </>
+                  )}
+                </dd>
                 <dt>Battery</dt>
                 <dd>{d.battery.percent === null ? '—' : `${d.battery.percent} %${d.battery.charging ? ', charging' : ''}`}</dd>
                 <dt>Network</dt>

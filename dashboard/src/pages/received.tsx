@@ -1,3 +1,5 @@
+import type { ComponentChildren } from 'preact';
+import { SearchForm, useSearch } from '../search';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useCursorList } from '../cursor-list';
@@ -27,9 +29,29 @@ export async function allPages<T>(path: string, field: string, filters: Record<s
   return out;
 }
 
+const columns: { label: string; cell: (m: Incoming) => ComponentChildren; class?: string }[] = [
+  { label: 'From', cell: (m) => (/^\+\d+$/.test(m.from) ? <a href={`/conversations/${encodeURIComponent(m.from)}`}>{m.from}</a> : m.from) },
+  { label: 'Message', cell: (m) => m.body ?? <span class="muted">removed after the retention period</span>, class: 'wide' },
+  {
+    label: 'Mobile money',
+    cell: (m) =>
+      m.mobileMoney ? (
+        <a href={`/mobile-money?open=${m.mobileMoney.id}`}>
+          <Badge value={m.mobileMoney.classification} />
+        </a>
+      ) : (
+        '—'
+      ),
+  },
+  { label: 'Received', cell: (m) => <Time at={m.receivedAt} /> },
+];
+
 export function Received(p: { search: string }) {
   const filters = { deviceId: queryParam(p.search, 'deviceId') };
   const list = useCursorList<Incoming>('/v1/incoming', 'messages', filters);
+  const q = queryParam(p.search, 'q');
+  const [reloads, setReloads] = useState(0);
+  const found = useSearch<Incoming>('/dashboard/v1/search/incoming', 'incoming', q, reloads);
   const [devices, setDevices] = useState<{ id: string; name: string }[]>([]);
   useEffect(
     () =>
@@ -39,7 +61,10 @@ export function Received(p: { search: string }) {
       ),
     [],
   );
-  useLive('received', () => void list.reload());
+  useLive('received', () => {
+    void list.reload();
+    if (q) setReloads((n) => n + 1);
+  });
   return (
     <Page
       title="Received SMS"
@@ -59,41 +84,43 @@ export function Received(p: { search: string }) {
         </Action>
       }
     >
-      <div class="filters">
-        <Field label="Phone">
-          {(id) => (
-            <select id={id} value={filters.deviceId} onChange={(e) => navigate(e.currentTarget.value ? `/received?deviceId=${e.currentTarget.value}` : '/received')}>
-              <option value="">Any phone</option>
-              {devices.map((d) => (
-                <option value={d.id}>{d.name}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <Table
-        caption="Received SMS, newest first"
-        rows={list.rows}
-        rowKey={(m) => m.id}
-        empty={<p>No SMS received yet. Phones forward what they receive once Hafatra is their default SMS app (see Phones).</p>}
-        columns={[
-          { label: 'From', cell: (m) => m.from },
-          { label: 'Message', cell: (m) => m.body ?? <span class="muted">removed after the retention period</span>, class: 'wide' },
-          {
-            label: 'Mobile money',
-            cell: (m) =>
-              m.mobileMoney ? (
-                <a href={`/mobile-money?open=${m.mobileMoney.id}`}>
-                  <Badge value={m.mobileMoney.classification} />
-                </a>
-              ) : (
-                '—'
-              ),
-          },
-          { label: 'Received', cell: (m) => <Time at={m.receivedAt} /> },
-        ]}
+      <SearchForm
+        q={q}
+        label="Search"
+        hint="A sender (number in part, or a name such as MVola), words of the text, or an id."
+        onSearch={(text) => navigate(text ? `/received?q=${encodeURIComponent(text)}` : '/received')}
       />
-      <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+      {q ? (
+        <>
+          <p>
+            {found === null ? 'Searching…' : `${found.length === 50 ? 'The newest 50' : found.length} SMS match “${q}”.`} <a href="/received">Clear the search</a>
+          </p>
+          <Table caption={`Received SMS matching ${q}, newest first`} rows={found} rowKey={(m) => m.id} empty={<p>No received SMS matches “{q}”.</p>} columns={columns} />
+        </>
+      ) : (
+        <>
+          <div class="filters">
+            <Field label="Phone">
+              {(id) => (
+                <select id={id} value={filters.deviceId} onChange={(e) => navigate(e.currentTarget.value ? `/received?deviceId=${e.currentTarget.value}` : '/received')}>
+                  <option value="">Any phone</option>
+                  {devices.map((d) => (
+                    <option value={d.id}>{d.name}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </div>
+          <Table
+            caption="Received SMS, newest first"
+            rows={list.rows}
+            rowKey={(m) => m.id}
+            empty={<p>No SMS received yet. Phones forward what they receive once Hafatra is their default SMS app (see Phones).</p>}
+            columns={columns}
+          />
+          <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+        </>
+      )}
     </Page>
   );
 }

@@ -39,12 +39,15 @@ export function Send() {
   const [validFor, setValidFor] = useState('');
   const [sent, setSent] = useState<Sent[] | null>(null);
   const [busy, setBusy] = useState(false);
+  // Off: each number once, however many lines name it; refused lines stop the send until left out.
+  const [keepDuplicates, setKeepDuplicates] = useState(false);
+  const [skipRefused, setSkipRefused] = useState(false);
 
   useEffect(() => void api.get<{ devices: Device[] }>('/v1/devices').then((d) => setDevices(d.devices.filter((x) => x.status !== 'revoked')), notify.error), []);
 
   const lines = useMemo(() => {
     const raw = csv ? csv.slice(1).map((r) => r[column] ?? '') : text.split(/[\n,;]+/);
-    return [...new Set(raw.map((l) => l.trim()).filter(Boolean))];
+    return raw.map((l) => l.trim()).filter(Boolean);
   }, [text, csv, column]);
 
   const linesKey = JSON.stringify(lines);
@@ -63,6 +66,12 @@ export function Send() {
   const measure = measureSms(body);
   const good = checking ? [] : checked.recipients.filter((c) => c.number);
   const bad = checking ? [] : checked.recipients.filter((c) => !c.number);
+  // Lines naming one number (034 12 345 67 and +261341234567), as the server reads them.
+  const byNumber = new Map<string, Checked[]>();
+  for (const c of good) byNumber.set(c.number!, [...(byNumber.get(c.number!) ?? []), c]);
+  const duplicates = [...byNumber.values()].filter((g) => g.length > 1);
+  const toSend = keepDuplicates ? good : [...byNumber.values()].map((g) => g[0]!);
+  const blocked = bad.length > 0 && !skipRefused;
   const device = devices.find((d) => d.id === deviceId);
 
   const refresh = async () => {
@@ -82,14 +91,14 @@ export function Send() {
 
   const send = async (e: Event) => {
     e.preventDefault();
-    if (bad.length > 0) return notify.error(`${bad.length} recipient${bad.length > 1 ? 's are' : ' is'} not a phone number: fix or remove ${bad.length > 1 ? 'them' : 'it'} first.`);
+    if (blocked) return notify.error(`${bad.length} recipient${bad.length > 1 ? 's are' : ' is'} not a phone number: fix or remove ${bad.length > 1 ? 'them' : 'it'} first.`);
     setBusy(true);
     setSent([]);
     const batch = `dash-${crypto.randomUUID()}`;
     const out: Sent[] = [];
     try {
-      for (let i = 0; i < good.length; i += CHUNK) {
-        const to = good.slice(i, i + CHUNK).map((c) => c.number!);
+      for (let i = 0; i < toSend.length; i += CHUNK) {
+        const to = toSend.slice(i, i + CHUNK).map((c) => c.number!);
         const req: Record<string, unknown> = { to, body };
         if (deviceId) req.deviceId = deviceId;
         if (deviceId && sim) req.simSubscriptionId = Number(sim);
@@ -148,7 +157,12 @@ export function Send() {
         {!checking && checked.recipients.length > 0 && (
           <details open={bad.length > 0} class="preview">
             <summary>
-              <strong data-testid="recipients-ok">{good.length}</strong> ready, <strong class={bad.length ? 'bad' : ''}>{bad.length}</strong> refused
+              <strong data-testid="recipients-ok">{byNumber.size}</strong> number{byNumber.size === 1 ? '' : 's'} ready, <strong class={bad.length ? 'bad' : ''}>{bad.length}</strong> refused
+              {duplicates.length > 0 && (
+                <>
+                  , <strong data-testid="recipients-duplicated">{good.length - byNumber.size}</strong> duplicate line{good.length - byNumber.size === 1 ? '' : 's'}
+                </>
+              )}
             </summary>
             <ul>
               {checked.recipients.slice(0, 200).map((c) => (
@@ -160,10 +174,33 @@ export function Send() {
             </ul>
           </details>
         )}
+        {!checking && duplicates.length > 0 && (
+          <div class="card notice-inline" data-testid="duplicates">
+            <p>{duplicates.length === 1 ? 'One number is' : `${duplicates.length} numbers are`} on more than one line (the same number written differently):</p>
+            <ul>
+              {duplicates.slice(0, 20).map((g) => (
+                <li>
+                  <strong>{g[0]!.number}</strong>: {g.map((c) => c.input).join(', ')}
+                </li>
+              ))}
+              {duplicates.length > 20 && <li class="muted">and {duplicates.length - 20} more</li>}
+            </ul>
+            <label class="check">
+              <input type="checkbox" checked={keepDuplicates} onChange={(e) => setKeepDuplicates(e.currentTarget.checked)} /> Send to each line, duplicates included (otherwise each number gets one
+              message)
+            </label>
+          </div>
+        )}
+        {!checking && bad.length > 0 && (
+          <label class="check">
+            <input type="checkbox" checked={skipRefused} onChange={(e) => setSkipRefused(e.currentTarget.checked)} /> Leave out the {bad.length} refused line{bad.length === 1 ? '' : 's'} and send to
+            the others
+          </label>
+        )}
         <Field label="Message">{(id) => <textarea id={id} rows={4} maxLength={1600} value={body} onInput={(e) => setBody(e.currentTarget.value)} required />}</Field>
         <p class="counter" aria-live="polite" data-testid="segment-counter">
           {[...body].length} characters · {measure.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2 (a character outside GSM-7 halves the room per SMS)'} · {measure.segments} SMS per recipient
-          {good.length > 0 && <> · {measure.segments * good.length} SMS in all</>}
+          {toSend.length > 0 && <> · {measure.segments * toSend.length} SMS in all</>}
         </p>
         <div class="row">
           <Field label="Phone">
@@ -208,8 +245,8 @@ export function Send() {
             {(id) => <input id={id} type="number" min={1} max={1440} step={1} value={validFor} onInput={(e) => setValidFor(e.currentTarget.value)} />}
           </Field>
         </div>
-        <button class="primary" type="submit" disabled={busy || checking || good.length === 0 || !body}>
-          Send to {good.length} recipient{good.length === 1 ? '' : 's'}
+        <button class="primary" type="submit" disabled={busy || checking || toSend.length === 0 || blocked || !body}>
+          {blocked ? `Fix or leave out the ${bad.length} refused line${bad.length === 1 ? '' : 's'} first` : `Send to ${toSend.length} recipient${toSend.length === 1 ? '' : 's'}`}
         </button>
       </form>
       {sent && (

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Field, Loading, Page, notify, useSubmit } from '../ui';
+import { Action, Field, Form, Loading, Page, notify, useSubmit } from '../ui';
 import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
-import { formatSendWindowsText, parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../../../src/send-windows/text.ts';
+import { formatSendWindowsText } from '../../../src/send-windows/text.ts';
+import { readSendWindows, SendWindowsEditor } from '../send-windows-editor';
 import type { SendWindows } from '../../../src/send-windows/windows.ts';
 import { WebhookTargetsCard, type WebhookTargets } from './webhook-targets-card';
 
@@ -41,7 +42,7 @@ export function Settings() {
     if (codes.join(',') === org?.autoResend.failureCodes.join(',')) return {};
     return { failureCodes: codes.length === 0 ? null : codes };
   };
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     setOrg(
       await api.patch<Org>('/dashboard/v1/organization', {
         name: String(f.get('name')),
@@ -76,9 +77,9 @@ export function Settings() {
     notify.success('Opt-out words saved.');
   });
   const windows = useSubmit(async (f) => {
-    const text = String(f.get('sendWindows')).trim();
-    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows: parseSendWindowsText(text) }));
-    notify.success(text === '' ? 'Phones now send at any hour.' : 'Send windows saved.');
+    const sendWindows = readSendWindows(f, 'sendWindows');
+    setOrg(await api.patch<Org>('/dashboard/v1/organization', { sendWindows }));
+    notify.success(sendWindows === null ? 'Phones now send at any hour.' : 'Send windows saved.');
   });
   if (!org)
     return (
@@ -90,7 +91,7 @@ export function Settings() {
   return (
     <Page title="Settings">
       {ro && <p class="muted">Only owners change these settings.</p>}
-      <form class="card" onSubmit={onSubmit}>
+      <Form class="card" submit={submit}>
         <fieldset disabled={ro}>
           <Field label="Organization name">{(id) => <input id={id} name="name" defaultValue={org.name} required maxLength={128} />}</Field>
           <Field label="Default country" hint="Two letters (MG for Madagascar): how national numbers like 034 12 345 67 are read.">
@@ -115,13 +116,13 @@ export function Settings() {
             <input type="checkbox" name="aiConsent" defaultChecked={org.aiConsent} /> Allow an AI reader for mobile-money SMS the templates cannot read (sends those SMS to the configured AI provider)
           </label>
           {!ro && (
-            <button class="primary" type="submit" disabled={busy}>
+            <button class="primary" type="submit" disabled={submit.busy}>
               Save
             </button>
           )}
         </fieldset>
-      </form>
-      <form class="card" onSubmit={optOut.onSubmit} key={JSON.stringify(org.optOut)}>
+      </Form>
+      <Form class="card" submit={optOut} key={JSON.stringify(org.optOut)}>
         <h2>Opt-out words</h2>
         <p class="muted">
           A received SMS that is only one of these words (any case, accents and punctuation aside) adds its sender to the <a href="/opt-outs">opt-outs</a>, or takes it off.
@@ -153,8 +154,8 @@ export function Settings() {
             </div>
           )}
         </fieldset>
-      </form>
-      <form class="card" onSubmit={networks.onSubmit} key={formatCarriers(org.carriers)}>
+      </Form>
+      <Form class="card" submit={networks} key={formatCarriers(org.carriers)}>
         <h2>Mobile networks</h2>
         <p class="muted">
           A message goes out from a SIM on the recipient's network when a phone has one (on-net SMS cost less). A recipient is on a network when their number starts with one of its prefixes; a SIM is,
@@ -177,16 +178,16 @@ export function Settings() {
             </div>
           )}
         </fieldset>
-      </form>
-      <form class="card" onSubmit={windows.onSubmit} key={formatSendWindowsText(org.sendWindows)}>
+      </Form>
+      <Form class="card" submit={windows} key={formatSendWindowsText(org.sendWindows)}>
         <h2>Send windows</h2>
         <p class="muted">
           Quiet hours: outside these windows messages wait queued and go out, oldest first, when the window opens. A send with ignoreSendWindows (one-time codes) goes at once; every message still
           expires at its time. {org.sendWindows === null ? 'Now: phones send at any hour.' : `Now: ${formatSendWindowsText(org.sendWindows)}.`}
         </p>
         <fieldset disabled={ro}>
-          <Field label="Windows" hint={`Days, times, then the time zone: ${SEND_WINDOW_EXAMPLE}; more ranges before the time zone (sat 09:00-12:00); 22:00-06:00 runs past midnight. Empty: any hour.`}>
-            {(id) => <input id={id} name="sendWindows" defaultValue={org.sendWindows === null ? '' : formatSendWindowsText(org.sendWindows)} placeholder={SEND_WINDOW_EXAMPLE} />}
+          <Field label="Windows" hint="A range whose end is at or before its start (22:00 to 06:00) runs past midnight. Off: any hour.">
+            {(id) => <SendWindowsEditor id={id} name="sendWindows" value={org.sendWindows} disabled={ro} legend="Send only within these hours" />}
           </Field>
           {!ro && (
             <button class="primary" type="submit" disabled={windows.busy}>
@@ -194,7 +195,7 @@ export function Settings() {
             </button>
           )}
         </fieldset>
-      </form>
+      </Form>
       <WebhookTargetsCard org={org} readOnly={ro} onSaved={setOrg} />
     </Page>
   );

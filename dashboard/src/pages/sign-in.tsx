@@ -1,20 +1,20 @@
 import { api } from '../api';
 import type { Me } from '../session';
-import { Field, useSubmit } from '../ui';
+import { Field, Form, useSubmit } from '../ui';
 
 /** The normal sign-in (with its limits): the sign-in page's, and the link page's for a person joining with their account. */
 export function SignInForm(p: { onSignedIn: (m: Me) => void }) {
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     p.onSignedIn(await api.post<Me>('/dashboard/v1/session', { email: f.get('email'), password: f.get('password') }));
   });
   return (
-    <form onSubmit={onSubmit} class="card">
+    <Form submit={submit} class="card">
       <Field label="Email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required />}</Field>
       <Field label="Password">{(id) => <input id={id} name="password" type="password" autoComplete="current-password" required />}</Field>
-      <button class="primary" type="submit" disabled={busy}>
+      <button class="primary" type="submit" disabled={submit.busy}>
         Sign in
       </button>
-    </form>
+    </Form>
   );
 }
 

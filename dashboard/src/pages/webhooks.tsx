@@ -4,7 +4,7 @@ import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
 import { navigate } from '../router';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
 interface Endpoint {
   id: string;
@@ -21,6 +21,7 @@ interface Endpoint {
 }
 interface Delivery {
   id: string;
+  eventId: string;
   eventType: string;
   status: string;
   attempts: number;
@@ -33,7 +34,7 @@ interface Delivery {
 
 function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (secret?: string) => void; onClose: () => void }) {
   const e = p.endpoint;
-  const { busy, onSubmit } = useSubmit(async (f) => {
+  const submit = useSubmit(async (f) => {
     const body = { url: String(f.get('url')), description: String(f.get('description') ?? '') || null, eventTypes: f.getAll('eventTypes').map(String) };
     if (body.eventTypes.length === 0) throw new Error('Choose at least one event.');
     if (e) {
@@ -47,7 +48,7 @@ function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (s
   });
   return (
     <Dialog title={e ? 'Edit endpoint' : 'New webhook endpoint'} onClose={p.onClose}>
-      <form onSubmit={onSubmit}>
+      <Form submit={submit}>
         <Field label="URL" hint="A public HTTPS address.">
           {(id) => <input id={id} name="url" type="url" required defaultValue={e?.url} placeholder="https://example.org/hafatra" />}
         </Field>
@@ -61,14 +62,14 @@ function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (s
           ))}
         </fieldset>
         <div class="actions">
-          <button class="primary" type="submit" disabled={busy}>
+          <button class="primary" type="submit" disabled={submit.busy}>
             {e ? 'Save' : 'Create'}
           </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }
@@ -122,11 +123,106 @@ export function Webhooks() {
   );
 }
 
+interface Inspected {
+  delivery: Delivery;
+  request: { method: string; url: string; headers: Record<string, string>; body: string };
+}
+
+const pretty = (json: string) => {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+};
+
+/** One delivery: the request it sends (URL, headers, body), its last answer and timing, and a way to send it again. */
+function Inspector(p: { endpointId: string; deliveryId: string; onClose: () => void; onRedelivered: () => void }) {
+  const [it, setIt] = useState<Inspected | null>(null);
+  const { can } = useMe();
+  const load = () => api.get<Inspected>(`/dashboard/v1/webhooks/${p.endpointId}/deliveries/${p.deliveryId}`).then(setIt, notify.error);
+  useEffect(() => void load(), [p.deliveryId]);
+  useLive('webhooks', () => void load());
+  const d = it?.delivery;
+  return (
+    <Dialog title="Webhook delivery" onClose={p.onClose}>
+      {!it || !d ? (
+        <Loading />
+      ) : (
+        <>
+          <dl class="facts" data-testid="delivery-outcome">
+            <dt>Event</dt>
+            <dd>
+              {d.eventType} <code>{d.eventId}</code>
+            </dd>
+            <dt>Status</dt>
+            <dd>
+              <Badge value={d.status} /> after {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+            </dd>
+            <dt>Last answer</dt>
+            <dd>{d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? '—')}</dd>
+            {d.lastStatusCode && d.lastError && (
+              <>
+                <dt>Error</dt>
+                <dd>{d.lastError}</dd>
+              </>
+            )}
+            <dt>Made</dt>
+            <dd>
+              <Time at={d.createdAt} />
+            </dd>
+            <dt>Last attempt</dt>
+            <dd>
+              <Time at={d.lastAttemptAt} />
+            </dd>
+            <dt>Next attempt</dt>
+            <dd>
+              <Time at={d.nextAttemptAt} />
+            </dd>
+          </dl>
+          <h3>Request</h3>
+          <p>
+            <code>
+              {it.request.method} {it.request.url}
+            </code>
+          </p>
+          <pre class="code" data-testid="delivery-headers">
+            {Object.entries(it.request.headers)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join('\n')}
+          </pre>
+          <pre class="code" data-testid="delivery-body">
+            {pretty(it.request.body)}
+          </pre>
+          <div class="actions">
+            {can('admin') && (d.status === 'dead' || d.status === 'retrying') && (
+              <Action
+                done="Sent again."
+                run={async () => {
+                  await api.post(`/v1/webhooks/${p.endpointId}/deliveries/${d.id}/redeliver`);
+                  p.onRedelivered();
+                  await load();
+                }}
+              >
+                Send again
+              </Action>
+            )}
+            <button type="button" onClick={p.onClose}>
+              Close
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}
+
 export function WebhookDetail(p: { id: string }) {
   const [e, setE] = useState<Endpoint | null>(null);
   const [types, setTypes] = useState<string[]>([]);
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  const [inspecting, setInspecting] = useState<string | null>(null);
   const { can } = useMe();
   const list = useCursorList<Delivery>(`/v1/webhooks/${p.id}/deliveries`, 'deliveries', {});
   const load = () => {
@@ -223,7 +319,14 @@ export function WebhookDetail(p: { id: string }) {
         rowKey={(d) => d.id}
         empty={<p>No delivery yet. Events of the types above are delivered here as they happen.</p>}
         columns={[
-          { label: 'Event', cell: (d) => d.eventType },
+          {
+            label: 'Event',
+            cell: (d) => (
+              <button type="button" class="link" onClick={() => setInspecting(d.id)}>
+                {d.eventType}
+              </button>
+            ),
+          },
           { label: 'Status', cell: (d) => <Badge value={d.status} /> },
           { label: 'Attempts', cell: (d) => d.attempts },
           { label: 'Last answer', cell: (d) => (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? '—')), class: 'wide' },
@@ -250,6 +353,7 @@ export function WebhookDetail(p: { id: string }) {
         ]}
       />
       <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
+      {inspecting && <Inspector endpointId={e.id} deliveryId={inspecting} onClose={() => setInspecting(null)} onRedelivered={() => void list.reload()} />}
       {editing && (
         <EndpointForm
           endpoint={e}

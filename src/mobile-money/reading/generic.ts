@@ -34,6 +34,11 @@ export function readGeneric(registry: ProviderRegistry, text: string): Draft {
   return { registry, template: null, fields };
 }
 
+/** The body names a sum of money that is not a balance, a fee or a bonus. */
+export function namesAnAmount(text: string): boolean {
+  return firstTransactionAmount(text) !== null;
+}
+
 function directionOf(text: string): Direction {
   const verb = VERB.exec(text)?.[1]?.toLowerCase();
   if (!verb) return null;

@@ -1,7 +1,7 @@
 import { applyTemplate, type Draft } from './apply-template.js';
 import { confidenceOf, parsingStatusOf } from './confidence.js';
 import { emptyFields } from './fields.js';
-import { looksLikeMoneyNotice, readGeneric } from './generic.js';
+import { looksLikeMoneyNotice, namesAnAmount, readGeneric } from './generic.js';
 import { normalizeBody } from './normalize.js';
 import { PARSER_VERSION, REGISTRIES, REGISTRY_BY_PROVIDER, mentionedProvider } from './registry.js';
 import { providerOfSender } from './senders.js';
@@ -32,7 +32,11 @@ function readFromProvider(registry: ProviderRegistry, text: string): MobileMoney
   if (failure) return finish(failure, 'unknown', true, false);
   if (looksLikeMoneyNotice(text)) return finish(readGeneric(registry, text), 'ambiguous', true, false);
   const notice = firstDraft(registry, text, (t) => t.role === 'notice');
-  return finish(notice ?? otherMessage(registry), 'unknown', true, false);
+  if (notice) return finish(notice, 'unknown', true, false);
+  // A wording never seen, from the provider's own sender, that names an amount: a payment may
+  // hide in it (an MVola "credite" notice), so it is kept for review with what could be read.
+  if (namesAnAmount(text)) return finish(readGeneric(registry, text), 'ambiguous', true, false);
+  return finish(otherMessage(registry), 'unknown', true, false);
 }
 
 function readFromOther(text: string): MobileMoneyReading | null {
