@@ -61,7 +61,8 @@ export const dashboardPages: Scenario = {
   method:
     'Seeds one organization with millions of messages (2,000,000 by default, BENCH_DASHBOARD_ROWS) and another with 10, ' +
     "then times each call the Messages and Overview pages make, one connection at a time (loopback: the time is the server's): " +
-    'the first page, a status filter, a phone filter, a recipient filter, a page deep in the list (by cursor), one message by id, the overview and the 7-day chart.',
+    'the first page, a status filter, a phone filter, a recipient filter, a page deep in the list (by cursor), one message by id, the overview, the 7-day chart, ' +
+    'and the search box: a rare text, part of a number, and a word every message holds.',
   async run({ target, settings }) {
     if (!target.databaseUrl) throw new NotAvailable('needs the local server (it seeds Postgres directly)');
     const [big, small] = await target.tenants(2);
@@ -95,6 +96,11 @@ export const dashboardPages: Scenario = {
       ['one message', `/v1/messages/${idPrefix}${'7'.padStart(22, '0')}`],
       ['overview', '/dashboard/v1/overview'],
       ['7-day chart', '/dashboard/v1/stats/messages?range=7d'],
+      // The search box: a rare text (a few rows), part of a number (1 in 50,000 recipients), and a
+      // word every message holds (the newest 50 of millions).
+      ['search rare text', '/dashboard/v1/search/messages?q=Salama%201234567'],
+      ['search number part', '/dashboard/v1/search/messages?q=0012345'],
+      ['search common word', '/dashboard/v1/search/messages?q=Salama'],
     ];
     const figures: Figure[] = [];
     const details: Record<string, LoadResult> = {};
