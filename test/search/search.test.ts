@@ -74,12 +74,10 @@ describe('searching received SMS', () => {
     expect(await found('incoming', '555 00')).toEqual([ids.person]);
   });
 
-  it('has its trigram indexes, on received SMS and on every partition of messages', async () => {
+  it('has a trigram index on received SMS, and none on messages, whose inserts it would slow', async () => {
     const { rows } = await app.ctx.db.query(`SELECT tablename FROM pg_indexes WHERE indexdef ILIKE '%gin_trgm_ops%'`);
     const tables = new Set((rows as { tablename: string }[]).map((r) => r.tablename));
-    const { rows: parts } = await app.ctx.db.query(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'messages'::regclass`);
-    expect(parts.length).toBeGreaterThan(0);
-    for (const p of parts as { name: string }[]) expect(tables).toContain(p.name);
     expect(tables).toContain('incoming_messages');
+    expect([...tables].filter((t) => t.startsWith('messages'))).toEqual([]);
   });
 });

@@ -99,7 +99,12 @@ export function Messages(p: { search: string }) {
         )
       }
     >
-      <SearchForm q={q} label="Search" hint="A recipient (whole or in part), words of the text, or a message id." onSearch={(text) => setFilter('q', text)} />
+      <SearchForm
+        q={q}
+        label="Search"
+        hint="A whole number or a message id (every message); part of a number or words of the text (the newest 100,000 messages)."
+        onSearch={(text) => setFilter('q', text)}
+      />
       {q ? (
         <>
           <p>
