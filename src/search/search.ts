@@ -1,5 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { MESSAGE_COLUMNS, toMessage, type MessageRow } from '../messages/message.js';
+import { messagePageStatement } from '../messages/sql/select-messages.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { errors } from '../errors/errors.js';
@@ -30,18 +31,20 @@ export const TEXT_SEARCH_WINDOW = 100_000;
 export async function searchMessages(ctx: AppContext, orgId: string, q: string) {
   const org = await findOrganization(ctx.db, orgId);
   if (!org) throw errors.notFound('organization');
-  const number = normalizeRecipient(q, org.defaultCountry);
   const digits = digitsOf(q);
+  // The window is read as the message list reads a first page (every status's range of the
+  // organization's index, merged by id), so a small organization never walks a big one's rows.
   const { rows } = await ctx.db.query(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN (
-       (SELECT id FROM messages WHERE org_id = $1 AND id = $2)
-       UNION (SELECT id FROM messages WHERE org_id = $1 AND to_number = $3 ORDER BY id DESC LIMIT $7)
-       UNION (SELECT id FROM (SELECT id, body, to_number FROM messages WHERE org_id = $1 ORDER BY id DESC LIMIT $8) recent
-               WHERE body ILIKE $4 OR ($5 <> '' AND to_number LIKE $6) ORDER BY id DESC LIMIT $7))
-     ORDER BY id DESC LIMIT $7`,
-    [orgId, q, number, likePattern(q), digits, `%${digits}%`, SEARCH_LIMIT, TEXT_SEARCH_WINDOW],
+    `(SELECT * FROM (${messagePageStatement(undefined, false)}) recent
+       WHERE body ILIKE $3 OR ($4 <> '' AND "to" LIKE $5) ORDER BY id DESC LIMIT $6)
+     UNION ALL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND (id = $7 OR to_number = $8) ORDER BY id DESC LIMIT $6)`,
+    [orgId, TEXT_SEARCH_WINDOW, likePattern(q), digits, `%${digits}%`, SEARCH_LIMIT, q, normalizeRecipient(q, org.defaultCountry)],
   );
-  return (rows as MessageRow[]).map(toMessage);
+  const byId = new Map((rows as MessageRow[]).map((r) => [r.id, r]));
+  return [...byId.values()]
+    .sort((a, b) => (a.id < b.id ? 1 : -1))
+    .slice(0, SEARCH_LIMIT)
+    .map(toMessage);
 }
 
 /** Received SMS whose id is the text, whose sender is the number or holds its digits or name (`MVola`), or whose body holds the text. */
