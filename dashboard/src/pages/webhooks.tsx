@@ -123,9 +123,45 @@ export function Webhooks() {
   );
 }
 
+interface Attempt {
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+}
 interface Inspected {
   delivery: Delivery;
   request: { method: string; url: string; headers: Record<string, string>; body: string };
+  /** The last 10, newest first. */
+  attempts: Attempt[];
+}
+
+/** Each attempt's answer: its status and the first KiB of its body, or why there was none. */
+function Attempts(p: { attempts: Attempt[]; total: number }) {
+  if (p.attempts.length === 0) return <p class="muted">No attempt yet.</p>;
+  return (
+    <ol class="attempts" data-testid="delivery-attempts">
+      {p.attempts.map((a) => (
+        <li key={a.number}>
+          <p>
+            <strong>Attempt {a.number}</strong> <Time at={a.startedAt} />, {a.durationMs} ms:{' '}
+            <span class={`badge ${a.statusCode && a.statusCode < 300 ? 'good' : 'bad'}`}>{a.statusCode ? `HTTP ${a.statusCode}` : 'no answer'}</span>
+            {a.error && !a.statusCode && <span> {a.error}</span>}
+          </p>
+          {a.responseExcerpt ? (
+            <pre class="code" data-testid={`attempt-${a.number}-answer`}>
+              {a.responseExcerpt}
+            </pre>
+          ) : (
+            a.statusCode !== null && <p class="muted">Empty answer.</p>
+          )}
+        </li>
+      ))}
+      {p.total > p.attempts.length && <li class="muted">Earlier attempts are not kept (the last {p.attempts.length} are).</li>}
+    </ol>
+  );
 }
 
 const pretty = (json: string) => {
@@ -194,6 +230,8 @@ function Inspector(p: { endpointId: string; deliveryId: string; onClose: () => v
           <pre class="code" data-testid="delivery-body">
             {pretty(it.request.body)}
           </pre>
+          <h3>Attempts</h3>
+          <Attempts attempts={it.attempts} total={d.attempts} />
           <div class="actions">
             {can('admin') && (d.status === 'dead' || d.status === 'retrying') && (
               <Action
