@@ -4,11 +4,15 @@ import { errors } from '../errors/errors.js';
 import { packageVersion } from '../version.js';
 import { selectDeliveryWithBody, toAttempts, toDelivery } from './delivery-row.js';
 import { SIGNATURE_HEADER, webhookRequestHeaders } from './delivery/headers.js';
+import { selectMessage } from '../messages/sql/select-messages.js';
+import { selectMessageWebhookEvents } from './message-events.js';
 
 /**
  * GET /dashboard/v1/webhooks/{endpointId}/deliveries/{deliveryId}: a delivery with the request it
  * sends and its last attempts (newest first), for the dashboard's inspector. The signature is made anew at each attempt (it signs the
  * time), so its value is described, not shown; the secret never leaves the server.
+ * GET /dashboard/v1/messages/{messageId}/webhook-events: the events about a message and their
+ * deliveries, the message page's way into the inspector.
  */
 export function webhookInspectRoutes(ctx: AppContext): AnyRoute[] {
   return [
@@ -29,6 +33,17 @@ export function webhookInspectRoutes(ctx: AppContext): AnyRoute[] {
             attempts: toAttempts(row.attemptLog),
           },
         };
+      },
+    }),
+    memberRoute({
+      method: 'get',
+      path: '/dashboard/v1/messages/:messageId/webhook-events',
+      auth: { role: 'viewer' },
+      summary: 'The webhook events about a message (the newest 50, oldest first) and their deliveries',
+      handler: async (req) => {
+        const { orgId } = req.principal;
+        if (!(await selectMessage(ctx.db, orgId, req.params.messageId!))) throw errors.notFound('message');
+        return { status: 200, body: { events: await selectMessageWebhookEvents(ctx.db, orgId, req.params.messageId!) } };
       },
     }),
   ];

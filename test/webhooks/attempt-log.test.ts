@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inHotTransaction } from '../../src/db/pool.js';
 import { ATTEMPTS_KEPT, recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
+import { insertTestDevice } from '../support/devices.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
 
 /** Each attempt of a delivery in the inspector: when, how long, the answer's status and first KiB, or the error. */
@@ -90,5 +91,48 @@ describe('the attempts of a delivery', () => {
     expect(after.attempts).toHaveLength(ATTEMPTS_KEPT);
     expect(after.attempts.map((a) => a.number)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
     expect(after.attempts[0]).toMatchObject({ statusCode: 500, responseExcerpt: 'try 10' });
+  });
+});
+
+describe("a message's webhook events", () => {
+  it('lists the events about a message with where each went; another organization gets 404', async () => {
+    const e = await createEndpoint(rig.app, key, { url: `https://localhost:${rig.receiver.port}/queued`, eventTypes: ['message.queued'] });
+    rig.receiver.respondWith(() => ({ status: 200 }));
+    const deviceId = await insertTestDevice(rig.app.ctx, orgId, { name: 'Till 1' });
+    const sent = await rig.app.request('POST', '/v1/messages', { key, body: { to: '+261341111301', body: 'Salama', deviceId } });
+    expect(sent.status).toBe(202);
+    const messageId = sent.body.messages[0].id as string;
+    const url = `/dashboard/v1/messages/${messageId}/webhook-events`;
+    const events = await waitFor('the queued event, delivered', async () => {
+      const res = await rig.app.request('GET', url, { headers: viewer.headers });
+      return res.body.events?.[0]?.deliveries?.[0]?.status === 'delivered' && res.body.events;
+    });
+    expect(events).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        type: 'message.queued',
+        createdAt: expect.any(String),
+        deliveries: [
+          {
+            id: expect.stringMatching(/^whd_/),
+            endpointId: e.id,
+            url: `https://localhost:${rig.receiver.port}/queued`,
+            status: 'delivered',
+            attempts: 1,
+            lastStatusCode: 200,
+            lastAttemptAt: expect.any(String),
+          },
+        ],
+      },
+    ]);
+    // Another message of the organization has its own events, not this one's.
+    const other = await rig.app.request('POST', '/v1/messages', { key, body: { to: '+261341111302', body: 'Veloma', deviceId } });
+    expect(other.status).toBe(202);
+    const otherEvents = await rig.app.request('GET', `/dashboard/v1/messages/${other.body.messages[0].id}/webhook-events`, { headers: viewer.headers });
+    expect(otherEvents.body.events.every((x: { id: string }) => x.id !== events[0].id)).toBe(true);
+
+    const stranger = await signedInMember(rig.app, (await rig.app.createOrg()).org.id, 'owner');
+    expect((await rig.app.request('GET', url, { headers: stranger.headers })).status).toBe(404);
+    expect((await rig.app.request('GET', '/dashboard/v1/messages/msg_nothing/webhook-events', { headers: viewer.headers })).status).toBe(404);
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
-import { navigate } from '../router';
+import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
 import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
@@ -255,12 +255,14 @@ function Inspector(p: { endpointId: string; deliveryId: string; onClose: () => v
   );
 }
 
-export function WebhookDetail(p: { id: string }) {
+/** `?delivery=` opens that delivery's inspector: the message page links here. */
+export function WebhookDetail(p: { id: string; search: string }) {
   const [e, setE] = useState<Endpoint | null>(null);
   const [types, setTypes] = useState<string[]>([]);
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [inspecting, setInspecting] = useState<string | null>(null);
+  const [inspecting, setInspecting] = useState<string | null>(queryParam(p.search, 'delivery') || null);
+  useEffect(() => setInspecting(queryParam(p.search, 'delivery') || null), [p.search]);
   const { can } = useMe();
   const list = useCursorList<Delivery>(`/v1/webhooks/${p.id}/deliveries`, 'deliveries', {});
   const load = () => {
