@@ -13,14 +13,8 @@ export interface MessageWebhookEvent {
 /** More events about one message than a page shows means something else is wrong: the newest 50. */
 const MAX_EVENTS = 50;
 
-/**
- * The webhook events about one of the organization's messages, oldest first, each with its
- * deliveries: found by the message id their payload carries (index events_by_message, migration
- * 037), the deliveries by the organization's endpoints and the event ids (their unique index).
- */
-export async function selectMessageWebhookEvents(q: Queryable, orgId: string, messageId: string): Promise<MessageWebhookEvent[]> {
-  const { rows } = await q.query(
-    `WITH found AS (
+/** Exported for the plan test: the events are read through events_by_message. */
+export const MESSAGE_EVENTS_STATEMENT = `WITH found AS (
        SELECT id, type, created_at FROM events
         WHERE org_id = $1 AND type LIKE 'message.%' AND payload -> 'data' ->> 'id' = $2
         ORDER BY id DESC LIMIT $3)
@@ -30,9 +24,15 @@ export async function selectMessageWebhookEvents(q: Queryable, orgId: string, me
      FROM found f
      LEFT JOIN webhook_endpoints w ON w.org_id = $1
      LEFT JOIN webhook_deliveries d ON d.endpoint_id = w.id AND d.event_id = f.id
-     GROUP BY f.id, f.type, f.created_at ORDER BY f.id`,
-    [orgId, messageId, MAX_EVENTS],
-  );
+     GROUP BY f.id, f.type, f.created_at ORDER BY f.id`;
+
+/**
+ * The webhook events about one of the organization's messages, oldest first, each with its
+ * deliveries: found by the message id their payload carries (index events_by_message, migration
+ * 037), the deliveries by the organization's endpoints and the event ids (their unique index).
+ */
+export async function selectMessageWebhookEvents(q: Queryable, orgId: string, messageId: string): Promise<MessageWebhookEvent[]> {
+  const { rows } = await q.query(MESSAGE_EVENTS_STATEMENT, [orgId, messageId, MAX_EVENTS]);
   return rows.map((r) => ({
     id: r.id,
     type: r.type,

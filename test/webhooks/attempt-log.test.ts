@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inHotTransaction } from '../../src/db/pool.js';
+import { inHotTransaction, inTransaction } from '../../src/db/pool.js';
 import { ATTEMPTS_KEPT, recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
+import { MESSAGE_EVENTS_STATEMENT } from '../../src/webhooks/message-events.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';
@@ -134,5 +135,17 @@ describe("a message's webhook events", () => {
     const stranger = await signedInMember(rig.app, (await rig.app.createOrg()).org.id, 'owner');
     expect((await rig.app.request('GET', url, { headers: stranger.headers })).status).toBe(404);
     expect((await rig.app.request('GET', '/dashboard/v1/messages/msg_nothing/webhook-events', { headers: viewer.headers })).status).toBe(404);
+  });
+
+  it('reads the events through their index by message, not the whole events table', async () => {
+    // The table is small here, so the planner is told to avoid a sequential scan when it can:
+    // the plan shows the index matches the statement's expression.
+    const plan = await inTransaction(rig.app.ctx.db, async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await tx.query(`EXPLAIN (GENERIC_PLAN) ${MESSAGE_EVENTS_STATEMENT}`);
+      return rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+    });
+    expect(plan).toMatch(/events_by_message/);
+    expect(plan).not.toMatch(/Seq Scan on events/);
   });
 });
