@@ -180,6 +180,8 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(await dialog.getByTestId('delivery-body').textContent()).toContain(id);
     await screenshot(page, `debug-webhook-attempts-${width}`);
     await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(page.url()).toMatch(new RegExp(`/webhooks/${endpointId}$`));
   });
 
   it('describes each API key scope', async () => {

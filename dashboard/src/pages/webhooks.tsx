@@ -393,7 +393,15 @@ export function WebhookDetail(p: { id: string; search: string }) {
         ]}
       />
       <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
-      {inspecting && <Inspector endpointId={e.id} deliveryId={inspecting} onClose={() => setInspecting(null)} onRedelivered={() => void list.reload()} />}
+      {inspecting && (
+        <Inspector
+          endpointId={e.id}
+          deliveryId={inspecting}
+          // Opened from a link: closing it leaves the page's address without the delivery.
+          onClose={() => (queryParam(p.search, 'delivery') ? navigate(`/webhooks/${p.id}`, true) : setInspecting(null))}
+          onRedelivered={() => void list.reload()}
+        />
+      )}
       {editing && (
         <EndpointForm
           endpoint={e}
