@@ -49,7 +49,7 @@ function pageFor(path: string, search: string) {
     case 'mobile-money':
       return <MobileMoney search={search} />;
     case 'webhooks':
-      return id ? <WebhookDetail id={id} /> : <Webhooks />;
+      return id ? <WebhookDetail id={id} search={search} /> : <Webhooks />;
     case 'keys':
       return <Keys />;
     case 'members':

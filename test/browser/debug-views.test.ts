@@ -7,6 +7,8 @@ import { insertTestDevice } from '../support/devices.js';
 import { createLink } from '../../src/members/links.js';
 import { storeReceivedSms } from '../support/received-sms.js';
 import { readIncoming } from '../../src/mobile-money/read-incoming.js';
+import { startWebhookWorkers, type WebhookWorkers } from '../../src/webhooks/workers.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
 
 /**
  * The pages people debug with say what they know (issue 33): why a money record is ambiguous,
@@ -15,12 +17,18 @@ import { readIncoming } from '../../src/mobile-money/read-incoming.js';
  */
 let app: TestApp;
 let browser: Browser;
+let receiver: HttpsReceiver;
+let workers: WebhookWorkers;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp({ webhookAllowHosts: ['localhost'] }), launchChromium()]);
+  // A failed delivery is retried a second later, so the inspector shows two attempts quickly.
+  [app, browser, receiver] = await Promise.all([startTestApp({ webhookAllowHosts: ['localhost'], webhookScheduleSeconds: [0, 1, 1] }), launchChromium(), startHttpsReceiver()]);
+  workers = await startWebhookWorkers(app.ctx, { ca: receiver.ca });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
+  await receiver?.close();
+  await workers?.close();
   await app?.close();
 });
 
@@ -139,6 +147,41 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(await dialog.textContent()).toContain(`POST https://localhost:9/hook-${width}`);
     await screenshot(page, `debug-webhook-inspector-${width}`);
     await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it("goes from a message to its webhook event's delivery, and shows each attempt's answer", async () => {
+    const path = `/events-${width}`;
+    const endpoint = await app.request('POST', '/v1/webhooks', { key, body: { url: `${receiver.url.replace(/\/$/, '')}${path}`, eventTypes: ['message.queued'] } });
+    expect(endpoint.status).toBe(201);
+    const endpointId = endpoint.body.endpoint.id as string;
+    let calls = 0;
+    receiver.respondWith((r) => (r.path !== path ? { status: 200 } : calls++ === 0 ? { status: 503, body: 'Upstream busy, try again later' } : { status: 200, body: '{"received":true}' }));
+    const sent = await app.request('POST', '/v1/messages', { key, body: { to: '+261341111203', body: 'Webhook me', deviceId } });
+    expect(sent.status).toBe(202);
+    const id = sent.body.messages[0].id as string;
+    await expect.poll(async () => (await app.request('GET', `/v1/webhooks/${endpointId}/deliveries`, { key })).body.deliveries[0]?.status, { timeout: 20_000 }).toBe('delivered');
+    await go(`/messages/${id}`, 'Message to +261341111203');
+    const events = page.getByTestId('message-webhook-events');
+    await expect.poll(() => events.textContent()).toContain('message.queued');
+    expect(await events.textContent()).toContain('2 attempts, last HTTP 200');
+    await screenshot(page, `debug-message-webhook-events-${width}`);
+    await events.getByRole('link', { name: new RegExp(`${path}$`) }).click();
+    const dialog = page.getByRole('dialog');
+    const attempts = dialog.getByTestId('delivery-attempts');
+    await expect.poll(() => attempts.textContent()).toContain('Attempt 2');
+    expect(page.url()).toContain(`/webhooks/${endpointId}?delivery=`);
+    const text = (await attempts.textContent()) ?? '';
+    expect(text.indexOf('Attempt 2')).toBeLessThan(text.indexOf('Attempt 1'));
+    expect(await dialog.getByTestId('attempt-2-answer').textContent()).toBe('{"received":true}');
+    expect(await dialog.getByTestId('attempt-1-answer').textContent()).toBe('Upstream busy, try again later');
+    expect(text).toContain('HTTP 200');
+    expect(text).toContain('HTTP 503');
+    expect(text).toMatch(/\d+ ms/);
+    expect(await dialog.getByTestId('delivery-body').textContent()).toContain(id);
+    await screenshot(page, `debug-webhook-attempts-${width}`);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(page.url()).toMatch(new RegExp(`/webhooks/${endpointId}$`));
   });
 
   it('describes each API key scope', async () => {

@@ -95,6 +95,7 @@ describe('claiming deliveries', () => {
             ok: false,
             statusCode: 500,
             error: 'HTTP 500',
+            responseExcerpt: null,
             startedAt: now,
             finishedAt: now,
             status: 'retrying',

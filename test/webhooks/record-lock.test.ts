@@ -35,7 +35,11 @@ it('records attempts of an endpoint while a relay pass is inserting more of its 
     const now = new Date();
     const outcomes = await inHotTransaction(app.ctx.hotDb, async (tx) => {
       await tx.query(`SET LOCAL lock_timeout = '2s'`);
-      return recordAttempts(tx, [{ deliveryId: delivery.id, endpointId, ok: true, statusCode: 200, error: null, startedAt: now, finishedAt: now, status: 'delivered', nextAttemptAt: null }], 3600);
+      return recordAttempts(
+        tx,
+        [{ deliveryId: delivery.id, endpointId, ok: true, statusCode: 200, error: null, responseExcerpt: null, startedAt: now, finishedAt: now, status: 'delivered', nextAttemptAt: null }],
+        3600,
+      );
     });
     expect(outcomes).toEqual([{ status: 'delivered', nextAttemptAt: null }]);
   } finally {

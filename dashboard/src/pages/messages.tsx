@@ -184,6 +184,48 @@ function PhoneName(p: { id: string }) {
   );
 }
 
+interface WebhookEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  deliveries: Array<{ id: string; endpointId: string; url: string; status: string; attempts: number; lastStatusCode: number | null }>;
+}
+
+/** The webhook events about a message and where each went, each delivery a way into the inspector. */
+function WebhookEvents(p: { messageId: string }) {
+  const [events, setEvents] = useState<WebhookEvent[] | null>(null);
+  const load = () => api.get<{ events: WebhookEvent[] }>(`/dashboard/v1/messages/${p.messageId}/webhook-events`).then((r) => setEvents(r.events), notify.error);
+  useEffect(() => void load(), [p.messageId]);
+  useLive('webhooks', () => void load());
+  useLive('messages', () => void load());
+  if (!events) return <Loading />;
+  if (events.length === 0) return <p class="muted">No webhook event about this message: no enabled endpoint subscribed to its changes.</p>;
+  return (
+    <ol class="timeline" data-testid="message-webhook-events">
+      {events.map((e) => (
+        <li key={e.id}>
+          <code>{e.type}</code> <Time at={e.createdAt} />
+          {e.deliveries.length === 0 ? (
+            <span class="muted"> not delivered to any endpoint</span>
+          ) : (
+            <ul class="plain-list">
+              {e.deliveries.map((d) => (
+                <li key={d.id}>
+                  <Badge value={d.status} /> <a href={`/webhooks/${d.endpointId}?delivery=${d.id}`}>{d.url}</a>{' '}
+                  <span class="muted">
+                    {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+                    {d.lastStatusCode ? `, last HTTP ${d.lastStatusCode}` : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function MessageDetail(p: { id: string }) {
   const [m, setM] = useState<(Message & { events: Event[] }) | null>(null);
   const load = () => api.get<Message & { events: Event[] }>(`/v1/messages/${p.id}`).then(setM, notify.error);
@@ -299,6 +341,8 @@ export function MessageDetail(p: { id: string }) {
           </li>
         ))}
       </ol>
+      <h2>Webhook events</h2>
+      <WebhookEvents messageId={m.id} />
     </Page>
   );
 }

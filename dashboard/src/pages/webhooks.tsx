@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
-import { navigate } from '../router';
+import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
 import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
 
@@ -123,9 +123,45 @@ export function Webhooks() {
   );
 }
 
+interface Attempt {
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+}
 interface Inspected {
   delivery: Delivery;
   request: { method: string; url: string; headers: Record<string, string>; body: string };
+  /** The last 10, newest first. */
+  attempts: Attempt[];
+}
+
+/** Each attempt's answer: its status and the first KiB of its body, or why there was none. */
+function Attempts(p: { attempts: Attempt[]; total: number }) {
+  if (p.attempts.length === 0) return <p class="muted">No attempt yet.</p>;
+  return (
+    <ol class="attempts" data-testid="delivery-attempts">
+      {p.attempts.map((a) => (
+        <li key={a.number}>
+          <p>
+            <strong>Attempt {a.number}</strong> <Time at={a.startedAt} />, {a.durationMs} ms:{' '}
+            <span class={`badge ${a.statusCode && a.statusCode < 300 ? 'good' : 'bad'}`}>{a.statusCode ? `HTTP ${a.statusCode}` : 'no answer'}</span>
+            {a.error && !a.statusCode && <span> {a.error}</span>}
+          </p>
+          {a.responseExcerpt ? (
+            <pre class="code" data-testid={`attempt-${a.number}-answer`}>
+              {a.responseExcerpt}
+            </pre>
+          ) : (
+            a.statusCode !== null && <p class="muted">Empty answer.</p>
+          )}
+        </li>
+      ))}
+      {p.total > p.attempts.length && <li class="muted">Earlier attempts are not kept (the last {p.attempts.length} are).</li>}
+    </ol>
+  );
 }
 
 const pretty = (json: string) => {
@@ -194,6 +230,8 @@ function Inspector(p: { endpointId: string; deliveryId: string; onClose: () => v
           <pre class="code" data-testid="delivery-body">
             {pretty(it.request.body)}
           </pre>
+          <h3>Attempts</h3>
+          <Attempts attempts={it.attempts} total={d.attempts} />
           <div class="actions">
             {can('admin') && (d.status === 'dead' || d.status === 'retrying') && (
               <Action
@@ -217,12 +255,14 @@ function Inspector(p: { endpointId: string; deliveryId: string; onClose: () => v
   );
 }
 
-export function WebhookDetail(p: { id: string }) {
+/** `?delivery=` opens that delivery's inspector: the message page links here. */
+export function WebhookDetail(p: { id: string; search: string }) {
   const [e, setE] = useState<Endpoint | null>(null);
   const [types, setTypes] = useState<string[]>([]);
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [inspecting, setInspecting] = useState<string | null>(null);
+  const [inspecting, setInspecting] = useState<string | null>(queryParam(p.search, 'delivery') || null);
+  useEffect(() => setInspecting(queryParam(p.search, 'delivery') || null), [p.search]);
   const { can } = useMe();
   const list = useCursorList<Delivery>(`/v1/webhooks/${p.id}/deliveries`, 'deliveries', {});
   const load = () => {
@@ -353,7 +393,15 @@ export function WebhookDetail(p: { id: string }) {
         ]}
       />
       <Pager hasPrevious={list.hasPrevious} next={list.next} onPrevious={list.goPrevious} onNext={list.goNext} />
-      {inspecting && <Inspector endpointId={e.id} deliveryId={inspecting} onClose={() => setInspecting(null)} onRedelivered={() => void list.reload()} />}
+      {inspecting && (
+        <Inspector
+          endpointId={e.id}
+          deliveryId={inspecting}
+          // Opened from a link: closing it leaves the page's address without the delivery.
+          onClose={() => (queryParam(p.search, 'delivery') ? navigate(`/webhooks/${p.id}`, true) : setInspecting(null))}
+          onRedelivered={() => void list.reload()}
+        />
+      )}
       {editing && (
         <EndpointForm
           endpoint={e}

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { agentFor } from './agent-pool.js';
 import { withoutBrackets } from './ip-text.js';
+import { RESPONSE_EXCERPT_BYTES, responseExcerpt } from './response-excerpt.js';
 
 export const DEFAULT_RESPONSE_BODY_CAP = 4 * 1024;
 
@@ -29,6 +30,8 @@ export interface WebhookPostResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The first KiB of the answer's body as text (null without an answer), for the inspector. */
+  responseExcerpt: string | null;
 }
 
 const CERTIFICATE_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
@@ -46,12 +49,13 @@ function outcomeOf(statusCode: number): Pick<WebhookPostResult, 'ok' | 'error'> 
 }
 
 /**
- * Read at most `cap` bytes and discard them. Draining a short body lets the
+ * Read at most `cap` bytes, keeping the first KiB for the excerpt. Draining a short body lets the
  * socket go back to the keep-alive pool; a longer one is cut off instead.
  */
-function drainCapped(response: IncomingMessage, cap: number, done: () => void): void {
+function drainCapped(response: IncomingMessage, cap: number, kept: Buffer[], done: () => void): void {
   let received = 0;
   response.on('data', (chunk: Buffer) => {
+    if (received < RESPONSE_EXCERPT_BYTES) kept.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - received));
     received += chunk.length;
     if (received > cap) {
       response.destroy();
@@ -70,12 +74,13 @@ export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult>
   const port = req.url.port ? Number(req.url.port) : plain ? 80 : 443;
   return new Promise((resolve) => {
     let settled = false;
-    let result: Omit<WebhookPostResult, 'durationMs'> | null = null;
-    const finish = (fallback: Omit<WebhookPostResult, 'durationMs'>): void => {
+    let result: Omit<WebhookPostResult, 'durationMs' | 'responseExcerpt'> | null = null;
+    const kept: Buffer[] = [];
+    const finish = (fallback: Omit<WebhookPostResult, 'durationMs' | 'responseExcerpt'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...(result ?? fallback), durationMs: Math.round(performance.now() - started) });
+      resolve({ ...(result ?? fallback), durationMs: Math.round(performance.now() - started), responseExcerpt: result ? responseExcerpt(kept) : null });
     };
     const request = (plain ? http : https).request({
       method: 'POST',
@@ -97,7 +102,7 @@ export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult>
     request.on('response', (response) => {
       const statusCode = response.statusCode ?? 0;
       result = { statusCode, ...outcomeOf(statusCode) };
-      drainCapped(response, req.responseBodyCap ?? DEFAULT_RESPONSE_BODY_CAP, () => finish(result!));
+      drainCapped(response, req.responseBodyCap ?? DEFAULT_RESPONSE_BODY_CAP, kept, () => finish(result!));
     });
     request.on('error', (error) => finish({ ok: false, statusCode: null, error: describeError(error) }));
     request.end(req.body);

@@ -62,10 +62,23 @@ async function attempt(deps: DeliverDeps, w: DeliveryWork): Promise<AttemptResul
         timeoutMs: deps.ctx.config.webhookTimeoutMs,
         ca: deps.ca,
       })
-    : { ok: false, statusCode: null, error: check.reason };
+    : { ok: false, statusCode: null, error: check.reason, responseExcerpt: null };
   const finishedAt = new Date();
   const outcome = outcomeOfAttempt(result.ok, w.attempts + 1, deps.ctx.config.webhookScheduleSeconds, finishedAt);
-  return { made: true, record: { deliveryId: w.id, endpointId: w.endpointId, ok: result.ok, statusCode: result.statusCode, error: result.error, ...outcome, startedAt, finishedAt } };
+  return {
+    made: true,
+    record: {
+      deliveryId: w.id,
+      endpointId: w.endpointId,
+      ok: result.ok,
+      statusCode: result.statusCode,
+      error: result.error,
+      responseExcerpt: result.responseExcerpt,
+      ...outcome,
+      startedAt,
+      finishedAt,
+    },
+  };
 }
 
 /**
