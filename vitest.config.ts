@@ -74,15 +74,15 @@ export default defineConfig({
     maxWorkers: workers,
     // The server's code, as the tests drive it in this process (the spawned `hafatra` processes of
     // the launcher, fault and browser tests are not measured). The thresholds sit one point under
-    // the level measured when they were set (lines 92.4, statements 89.1, functions 89.0,
-    // branches 80.1 percent): some paths (a retry, a reconnect) are taken on one run and not the
+    // the level measured when they were set (lines 94.4, statements 91.8, functions 91.9,
+    // branches 84.3 percent, 27 November 2026): some paths (a retry, a reconnect) are taken on one run and not the
     // next, and that must not flip CI. Raise them as coverage rises; never lower them.
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'artifacts/coverage',
-      thresholds: { lines: 91, statements: 88, functions: 88, branches: 79 },
+      thresholds: { lines: 93, statements: 90, functions: 90, branches: 83 },
     },
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...ON_CLUSTER_ONLY, ...CLIENTS] } },
