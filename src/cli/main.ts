@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config/config.js';
 import { openContext, closeContext } from '../app/runtime.js';
 import { migrate } from '../db/migrate.js';
+import { redisReady } from '../redis/connection.js';
 import type { AppContext } from '../context/app-context.js';
 import { UsageError, type Command, type CommandArgs, type CommandIo } from './command.js';
 import { commands } from './commands/index.js';
@@ -85,7 +86,9 @@ export async function main(argv: string[]): Promise<number> {
       const resolved = await resolveServices(loadConfig(), (l) => io.err(l));
       stopEmbedded = resolved.embedded ? () => resolved.embedded!.stop() : undefined;
       ctx = openContext(resolved.config, 'cli');
-      await migrate(ctx.db);
+      // Its Redis fails fast (no offline queue): a command sent before the connection is ready
+      // would fail ("Stream isn't writeable"), as `key rotate` did on a busy machine.
+      await Promise.all([migrate(ctx.db), redisReady(ctx.redis)]);
       return ctx;
     };
     return await command.run({ values: parsed.values as CommandArgs['values'], positionals: parsed.positionals, json }, io, services);
