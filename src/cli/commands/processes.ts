@@ -57,11 +57,11 @@ export const processCommands: Command[] = [
     usage: 'hafatra config [--json]',
     async run(args, io) {
       const secret = (name: string) => /KEY|URL/.test(name);
-      const rows = Object.entries(settings).map(([name, s]) => ({
+      const rows = Object.values(settings).map(({ env: name, default: dflt, doc }) => ({
         name,
-        default: s.default,
+        default: dflt,
         current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name]!,
-        doc: s.doc,
+        doc,
       }));
       if (args.json) printRows(io, true, rows, ['name', 'default', 'current', 'doc']);
       else for (const row of rows) printSetting(io, row, Math.min(process.stdout.columns || 100, 100));
