@@ -6,19 +6,27 @@ export interface Periodic {
   runNow(): Promise<void>;
 }
 
+/** Told of each run's outcome and how long it took (the background jobs' metrics). */
+export type RunObserver = (outcome: 'ok' | 'error', seconds: number) => void;
+
 /**
  * Runs a task every intervalMs, never two at once, logging (not throwing) its failures: a loop
  * that dies on one Redis hiccup would silently stop recovering messages.
  */
-export function every(intervalMs: number, name: string, log: Logger, task: () => Promise<unknown>): Periodic {
+export function every(intervalMs: number, name: string, log: Logger, task: () => Promise<unknown>, observe?: RunObserver): Periodic {
   let running: Promise<void> | null = null;
   let stopped = false;
   const run = () => {
     if (running) return running;
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     running = task()
       .then(
-        () => undefined,
-        (err: unknown) => log.error({ err, task: name }, 'periodic task failed'),
+        () => observe?.('ok', seconds()),
+        (err: unknown) => {
+          log.error({ err, task: name }, 'periodic task failed');
+          observe?.('error', seconds());
+        },
       )
       .finally(() => {
         running = null;
