@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { startBackgroundJob } from '../periodic/background-job.js';
+import { every } from '../periodic/every.js';
 import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
 import { startWebhookWorkers, type WebhookWorkerOptions } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
@@ -19,33 +19,25 @@ export interface Workers {
 export async function startWorkers(ctx: AppContext, opts: { webhooks?: WebhookWorkerOptions } = {}): Promise<Workers> {
   const stoppers: Array<() => Promise<void>> = [];
   // In this order: a shard that changed hands is noticed before the queues are checked for loss.
-  const dispatchRecovery = startBackgroundJob(ctx, {
-    name: 'dispatch-recovery',
-    intervalMs: ctx.config.reconcileIntervalMs,
-    async run() {
-      await noticeShardChanges(ctx);
-      await ctx.dispatch.rebuildIfLost();
-      await ctx.dispatch.reconcileBatches();
-    },
+  const dispatchRecovery = every(ctx.config.reconcileIntervalMs, 'dispatch-recovery', ctx, async () => {
+    await noticeShardChanges(ctx);
+    await ctx.dispatch.rebuildIfLost();
+    await ctx.dispatch.reconcileBatches();
   });
   stoppers.push(() => dispatchRecovery.stop());
   await dispatchRecovery.runNow();
   stoppers.push(await startScheduler(ctx));
   // Daily counts of send requests whose process died: refunded unless their batch committed;
   // counters seeded after Redis lost its data: raised by the sends that committed after the seed.
-  const reservationRecovery = startBackgroundJob(ctx, {
-    name: 'reservation-recovery',
-    intervalMs: RESERVATION_SWEEP_MS,
-    async run() {
-      await settleStaleReservations(ctx);
-      await recountSeededCounters(ctx);
-    },
+  const reservationRecovery = every(RESERVATION_SWEEP_MS, 'reservation-recovery', ctx, async () => {
+    await settleStaleReservations(ctx);
+    await recountSeededCounters(ctx);
   });
   stoppers.push(() => reservationRecovery.stop());
   stoppers.push((await startWebhookWorkers(ctx, opts.webhooks)).close);
-  for (const job of lifecycleSweeps(ctx)) {
-    const sweep = startBackgroundJob(ctx, job);
-    stoppers.push(() => sweep.stop());
+  for (const [name, sweep] of Object.entries(lifecycleSweeps(ctx))) {
+    const job = every(ctx.config.sweepIntervalMs, name, ctx, sweep);
+    stoppers.push(() => job.stop());
   }
   stoppers.push(startReceivedSmsWork(ctx));
   const partitions = startPartitionMaintenance(ctx);
