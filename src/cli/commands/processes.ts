@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { loadConfig, settings } from '../../config/config.js';
+import { cliClientSettings, loadConfig, settings } from '../../config/config.js';
 import { runProcess } from '../../app/processes.js';
 import { openContext, closeContext } from '../../app/runtime.js';
 import { migrate } from '../../db/migrate.js';
@@ -53,11 +53,11 @@ export const processCommands: Command[] = [
   },
   {
     path: ['config'],
-    summary: 'List every setting with its default and current value',
+    summary: "List every setting (the server's, then the CLI's as an API client) with its default and current value",
     usage: 'hafatra config [--json]',
     async run(args, io) {
       const secret = (name: string) => /KEY|URL/.test(name);
-      const rows = Object.values(settings).map(({ env: name, default: dflt, doc }) => ({
+      const rows = [...Object.values(settings), ...Object.values(cliClientSettings)].map(({ env: name, default: dflt, doc }) => ({
         name,
         default: dflt,
         current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name]!,
