@@ -2,10 +2,11 @@ import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { packageVersion } from '../version.js';
-import { selectDeliveryWithBody, toAttempts, toDelivery } from './delivery-row.js';
+import { toAttempts, toDelivery } from './delivery-row.js';
+import { selectDeliveryWithBody } from './sql/select-delivery-with-body.js';
 import { SIGNATURE_HEADER, webhookRequestHeaders } from './delivery/headers.js';
 import { selectMessage } from '../messages/sql/select-messages.js';
-import { selectMessageWebhookEvents } from './message-events.js';
+import { selectMessageWebhookEvents } from './sql/select-message-webhook-events.js';
 
 /**
  * GET /dashboard/v1/webhooks/{endpointId}/deliveries/{deliveryId}: a delivery with the request it

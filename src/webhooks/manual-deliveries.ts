@@ -2,8 +2,11 @@ import type { Db } from '../db/pool.js';
 import { inTransaction } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
 import { errors } from '../errors/errors.js';
-import { selectEndpoint } from './endpoint-store.js';
+import { selectEndpoint } from './sql/select-endpoint.js';
 import type { DeliveryToQueue } from './queue.js';
+import { insertTestDelivery } from './sql/insert-test-delivery.js';
+import { insertTestEvent } from './sql/insert-test-event.js';
+import { redeliverDelivery } from './sql/redeliver-delivery.js';
 
 /** Queues deliveries for the workers; should it fail, the recovery pass finds the pending rows. */
 export type Enqueue = (deliveries: DeliveryToQueue[]) => Promise<void>;
@@ -23,21 +26,18 @@ export async function sendTestEvent(db: Db, enqueue: Enqueue, orgId: string, end
   const eventId = newId('event');
   const deliveryId = newId('webhookDelivery');
   const now = new Date();
+  const event = {
+    eventId,
+    deliveryId,
+    orgId,
+    endpointId,
+    type: TEST_EVENT_TYPE,
+    payload: JSON.stringify({ id: eventId, event: TEST_EVENT_TYPE, createdAt: now.toISOString(), data: { endpointId, message: 'A test event sent from Hafatra. Nothing happened.' } }),
+    createdAt: now,
+  };
   await inTransaction(db, async (tx) => {
-    await tx.query(`INSERT INTO events (id, org_id, type, payload, created_at, dispatched_at) VALUES ($1, $2, $3, $4, $5, $5)`, [
-      eventId,
-      orgId,
-      TEST_EVENT_TYPE,
-      JSON.stringify({ id: eventId, event: TEST_EVENT_TYPE, createdAt: now.toISOString(), data: { endpointId, message: 'A test event sent from Hafatra. Nothing happened.' } }),
-      now,
-    ]);
-    await tx.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at) VALUES ($1, $2, $3, $4, 'pending', $5)`, [
-      deliveryId,
-      endpointId,
-      eventId,
-      TEST_EVENT_TYPE,
-      now,
-    ]);
+    await insertTestEvent(tx, event);
+    await insertTestDelivery(tx, event);
   });
   await enqueue([{ id: deliveryId, endpointId, notBefore: null }]).catch(() => undefined);
   return { deliveryId, eventId };
@@ -52,15 +52,7 @@ export async function redeliver(db: Db, enqueue: Enqueue, orgId: string, endpoin
   const endpoint = await selectEndpoint(db, orgId, endpointId);
   if (!endpoint) throw errors.notFound('webhook endpoint');
   if (!endpoint.enabled) throw errors.conflict('the endpoint is disabled: enable it first');
-  const { rows } = await db.query(
-    `WITH target AS (SELECT id, status FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2),
-     changed AS (
-       UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), leased_until = NULL
-         FROM target WHERE d.id = target.id AND target.status IN ('dead', 'retrying') RETURNING d.id)
-     SELECT target.status, (SELECT count(*) FROM changed)::int AS changed FROM target`,
-    [deliveryId, endpointId],
-  );
-  const row = rows[0] as { status: string; changed: number } | undefined;
+  const row = await redeliverDelivery(db, deliveryId, endpointId);
   if (!row) throw errors.notFound('webhook delivery');
   if (row.changed === 0) throw errors.conflict(`the delivery is ${row.status}: only a dead or retrying delivery is sent again`);
   await enqueue([{ id: deliveryId, endpointId, notBefore: null }]).catch(() => undefined);

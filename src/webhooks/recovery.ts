@@ -1,20 +1,14 @@
 import type { Redis } from '../redis/client.js';
 import type { AppContext } from '../context/app-context.js';
+import { PENDING_DELIVERIES_PAGE, selectPendingDeliveries } from './sql/select-pending-deliveries.js';
 import { addDeliveryJobs, groupIntoJobs, type DeliveryQueue, type DeliveryToQueue } from './queue.js';
 
-const PAGE = 5000;
+const PAGE = PENDING_DELIVERIES_PAGE;
 /** An overdue delivery offered again is not offered again by this process for this long. */
 const REOFFER_AFTER_MS = 60_000;
 
-async function pendingPage(ctx: AppContext, after: string, overdueOnly: boolean): Promise<Array<DeliveryToQueue>> {
-  const { rows } = await ctx.db.query(
-    `SELECT id, endpoint_id AS "endpointId", GREATEST(next_attempt_at, leased_until) AS "notBefore" FROM webhook_deliveries
-     WHERE status IN ('pending', 'retrying') AND id > $1
-       AND (NOT $2::boolean OR GREATEST(next_attempt_at, leased_until) < now() - $3 * interval '1 millisecond')
-     ORDER BY id LIMIT ${PAGE}`,
-    [after, overdueOnly, ctx.config.reconcileGraceMs],
-  );
-  return rows as DeliveryToQueue[];
+function pendingPage(ctx: AppContext, after: string, overdueOnly: boolean): Promise<DeliveryToQueue[]> {
+  return selectPendingDeliveries(ctx.db, after, overdueOnly, ctx.config.reconcileGraceMs);
 }
 
 async function eachPendingPage(ctx: AppContext, use: (rows: DeliveryToQueue[]) => Promise<void>): Promise<number> {

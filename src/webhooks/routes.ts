@@ -10,8 +10,13 @@ import { checkWebhookUrl } from './delivery/safe-url.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { newWebhookSecret } from './delivery/signature.js';
 import { toEndpoint } from './endpoint-row.js';
-import { toDelivery, selectDeliveryPage } from './delivery-row.js';
-import { deleteEndpoint, insertEndpoint, rotateEndpointSecret, selectEndpoint, selectEndpoints, updateEndpoint } from './endpoint-store.js';
+import { toDelivery } from './delivery-row.js';
+import { selectDeliveryPage } from './sql/select-delivery-page.js';
+import { insertEndpoint, updateEndpoint } from './endpoint-store.js';
+import { deleteEndpoint } from './sql/delete-endpoint.js';
+import { rotateEndpointSecret } from './sql/rotate-endpoint-secret.js';
+import { selectEndpoint } from './sql/select-endpoint.js';
+import { selectEndpoints } from './sql/select-endpoints.js';
 import { CreateWebhookEndpointBody, DeliveryPageQuery, DeliveryPageSchema, EndpointListSchema, EndpointWithSecretSchema, UpdateWebhookEndpointBody, WebhookEndpointSchema } from './schemas.js';
 
 /**

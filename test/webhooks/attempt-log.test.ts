@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inHotTransaction, inTransaction } from '../../src/db/pool.js';
 import { ATTEMPTS_KEPT, recordAttempts } from '../../src/webhooks/worker/record-attempts.js';
-import { MESSAGE_EVENTS_STATEMENT } from '../../src/webhooks/message-events.js';
+import { MESSAGE_EVENTS_STATEMENT } from '../../src/webhooks/sql/select-message-webhook-events.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from './support.js';

@@ -4,7 +4,7 @@ import { checkWebhookUrl, type ResolveHost } from '../delivery/safe-url.js';
 import { postWebhook } from '../delivery/post-webhook.js';
 import { signWebhookPayload } from '../delivery/signature.js';
 import { webhookRequestHeaders } from '../delivery/headers.js';
-import { stopPendingDeliveries } from '../stop-deliveries.js';
+import { stopPendingDeliveries } from '../sql/stop-pending-deliveries.js';
 import type { DeliveryJobData, DeliveryToQueue } from '../queue.js';
 import { signingSecrets, type Claim, type DeliveryWork } from './claim-deliveries.js';
 import { outcomeOfAttempt, type AttemptOutcome } from './schedule.js';

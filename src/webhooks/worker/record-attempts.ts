@@ -1,7 +1,7 @@
 import type { HotClient } from '../../db/pool.js';
 import { UNFINISHED_DELIVERY_STATUSES } from '../schemas.js';
 import type { AttemptOutcome } from './schedule.js';
-import { stopPendingDeliveries } from '../stop-deliveries.js';
+import { stopPendingDeliveries } from '../sql/stop-pending-deliveries.js';
 
 export interface AttemptRecord extends AttemptOutcome {
   deliveryId: string;

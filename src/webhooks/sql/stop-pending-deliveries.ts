@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 
 /**
  * Ends the deliveries of endpoints that no longer take them (disabled). Their jobs may still sit

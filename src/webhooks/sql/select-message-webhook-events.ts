@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/pool.js';
-import { iso } from '../http/schema-kit.js';
-import type { DeliveryStatus } from './schemas.js';
+import type { Queryable } from '../../db/pool.js';
+import { iso } from '../../http/schema-kit.js';
+import type { DeliveryStatus } from '../schemas.js';
 
 /** A webhook event about a message, and where it went. */
 export interface MessageWebhookEvent {
@@ -8,6 +8,14 @@ export interface MessageWebhookEvent {
   type: string;
   createdAt: string;
   deliveries: Array<{ id: string; endpointId: string; url: string; status: DeliveryStatus; attempts: number; lastStatusCode: number | null; lastAttemptAt: string | null }>;
+}
+
+/** A row as the statement returns it: the deliveries' times are JSON text. */
+interface MessageEventRow {
+  id: string;
+  type: string;
+  createdAt: Date;
+  deliveries: MessageWebhookEvent['deliveries'];
 }
 
 /** More events about one message than a page shows means something else is wrong: the newest 50. */
@@ -32,11 +40,11 @@ export const MESSAGE_EVENTS_STATEMENT = `WITH found AS (
  * 037), the deliveries by the organization's endpoints and the event ids (their unique index).
  */
 export async function selectMessageWebhookEvents(q: Queryable, orgId: string, messageId: string): Promise<MessageWebhookEvent[]> {
-  const { rows } = await q.query(MESSAGE_EVENTS_STATEMENT, [orgId, messageId, MAX_EVENTS]);
+  const { rows } = await q.query<MessageEventRow>(MESSAGE_EVENTS_STATEMENT, [orgId, messageId, MAX_EVENTS]);
   return rows.map((r) => ({
     id: r.id,
     type: r.type,
-    createdAt: (r.createdAt as Date).toISOString(),
-    deliveries: (r.deliveries as Array<MessageWebhookEvent['deliveries'][number]>).map((d) => ({ ...d, lastAttemptAt: iso(d.lastAttemptAt ? new Date(d.lastAttemptAt) : null) })),
+    createdAt: r.createdAt.toISOString(),
+    deliveries: r.deliveries.map((d) => ({ ...d, lastAttemptAt: iso(d.lastAttemptAt ? new Date(d.lastAttemptAt) : null) })),
   }));
 }
