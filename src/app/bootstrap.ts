@@ -2,7 +2,9 @@ import type { AppContext } from '../context/app-context.js';
 import { countOrganizations, insertOrganization, listOrganizations } from '../orgs/org-store.js';
 import { createApiKey } from '../auth/api-key-admin.js';
 import { SCOPES } from '../auth/principal.js';
-import { createLink } from '../members/links.js';
+import { createLink } from '../members/sql/create-link.js';
+import { organizationHasOwner } from '../members/sql/organization-has-owner.js';
+import { revokeSetupLinks } from '../members/sql/revoke-setup-links.js';
 
 /** On an empty database: organization `default` and a key with every scope, returned once. */
 export async function bootstrapDefaultOrg(ctx: AppContext): Promise<{ orgId: string; key: string } | null> {
@@ -22,15 +24,14 @@ export async function bootstrapDefaultOrg(ctx: AppContext): Promise<{ orgId: str
  * revoked, so only the link printed last works (the earlier ones may sit in an old terminal).
  */
 export async function freshSetupToken(ctx: AppContext, orgId: string): Promise<{ token: string; expiresAt: Date }> {
-  await ctx.db.query(`UPDATE one_time_links SET revoked_at = now() WHERE org_id = $1 AND kind = 'setup' AND used_at IS NULL AND revoked_at IS NULL`, [orgId]);
+  await revokeSetupLinks(ctx.db, orgId);
   const link = await createLink(ctx.db, { kind: 'setup', orgId, role: 'owner' });
   return { token: link.token, expiresAt: link.expiresAt };
 }
 
 /** Whether some member of the organization is its owner. */
-export async function hasOwner(ctx: AppContext, orgId: string): Promise<boolean> {
-  const { rows } = await ctx.db.query(`SELECT 1 FROM memberships WHERE org_id = $1 AND role = 'owner' LIMIT 1`, [orgId]);
-  return rows.length > 0;
+export function hasOwner(ctx: AppContext, orgId: string): Promise<boolean> {
+  return organizationHasOwner(ctx.db, orgId);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { scopesOfRole, type MemberPrincipal } from './principal.js';
 import { sessionTokenFromCookie } from '../members/session-token.js';
-import { findLiveSession } from '../members/session-store.js';
+import { findLiveSession } from '../members/sql/select-live-session.js';
 
 /**
  * Session cookie → member principal. Postgres is asked on every request (one indexed read): a

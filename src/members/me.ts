@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { scopesOfRole, type Role } from '../auth/principal.js';
-import { organizationsOf } from './member-store.js';
+import { organizationsOf } from './sql/select-organizations-of.js';
 import { errors } from '../errors/errors.js';
 
 export interface Me {

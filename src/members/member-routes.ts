@@ -3,9 +3,15 @@ import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { inTransaction } from '../db/pool.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { belongsElsewhere, changeMembership, findMemberByEmail, membersOf, membershipOf, normalizeEmail } from './member-store.js';
-import { createLink, linkUrl, openInvitations, revokeInvitation } from './links.js';
-import { endMemberSessions } from './session-store.js';
+import { changeMembership, membershipOf, normalizeEmail } from './member-store.js';
+import { belongsElsewhere } from './sql/belongs-elsewhere.js';
+import { findMemberByEmail } from './sql/select-member-by-email.js';
+import { membersOf } from './sql/select-members-of.js';
+import { linkUrl } from './links.js';
+import { createLink } from './sql/create-link.js';
+import { openInvitations } from './sql/select-open-invitations.js';
+import { revokeInvitation } from './sql/revoke-invitation.js';
+import { endMemberSessions } from './sql/end-member-sessions.js';
 import { dashboardBaseUrl } from './base-url.js';
 import { ChangeRoleBody, InviteBody } from './schemas.js';
 

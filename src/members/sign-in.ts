@@ -2,8 +2,11 @@ import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { checkPasswordLimited } from './password-attempts.js';
 import { verifyPassword } from './password.js';
-import { findMemberByEmail, markSignedIn, organizationsOf, type MemberRow } from './member-store.js';
-import { insertSession } from './session-store.js';
+import type { MemberRow } from './member-store.js';
+import { findMemberByEmail } from './sql/select-member-by-email.js';
+import { markSignedIn } from './sql/mark-signed-in.js';
+import { organizationsOf } from './sql/select-organizations-of.js';
+import { insertSession } from './sql/insert-session.js';
 
 export interface NewSession {
   memberId: string;

@@ -4,7 +4,7 @@ import { launchChromium, screenshot, signedInPage } from './harness.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 import { storeReceivedSms } from '../support/received-sms.js';
 import { readIncoming } from '../../src/mobile-money/read-incoming.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../../src/webhooks/workers.js';

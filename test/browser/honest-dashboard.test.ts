@@ -4,7 +4,7 @@ import { launchChromium, screenshot, signedInPage } from './harness.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
 import { DeviceClient } from '../../src/phone/device-client.js';
 import { SimulatedPhone } from '../../src/phone/simulated-phone.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshot } from './harness.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 
 /**
  * A person who already has an account is invited to a second organization: the link page never

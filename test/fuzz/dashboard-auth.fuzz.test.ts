@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 import { membersRoutes } from '../../src/members/routes.js';
 import type { AnyRoute } from '../../src/http/router.js';
 import { SEED, bodyBytes, expectAlive, expectWellFormed, send } from './support.js';

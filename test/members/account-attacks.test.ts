@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 import { runCliInProcess } from '../support/cli.js';
 import { testDatabaseUrl } from '../support/database.js';
 import { PASSWORD_ATTEMPT_LIMITS } from '../../src/members/password-attempts.js';

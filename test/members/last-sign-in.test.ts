@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 
 /** The owner who made their account through the setup link is signed in: the Members page says when (issue 33). */
 let app: TestApp;

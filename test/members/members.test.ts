@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember } from '../support/members.js';
 import { startApiProcess, type ApiProcess } from '../support/api-process.js';
-import { createLink } from '../../src/members/links.js';
+import { createLink } from '../../src/members/sql/create-link.js';
 import { hashPassword } from '../../src/members/password.js';
 
 let app: TestApp;

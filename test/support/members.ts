@@ -1,5 +1,5 @@
 import { newId } from '../../src/ids/ids.js';
-import { insertSession } from '../../src/members/session-store.js';
+import { insertSession } from '../../src/members/sql/insert-session.js';
 import { SESSION_COOKIE } from '../../src/members/session-token.js';
 import type { Role } from '../../src/auth/principal.js';
 import type { TestApp } from './harness.js';

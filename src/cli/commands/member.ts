@@ -1,8 +1,12 @@
 import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
 import { orgOf } from '../org-option.js';
 import { isRole } from '../../auth/principal.js';
-import { findMemberByEmail, membersOf, membershipOf, normalizeEmail, organizationsOf } from '../../members/member-store.js';
-import { createLink, linkUrl } from '../../members/links.js';
+import { membershipOf, normalizeEmail } from '../../members/member-store.js';
+import { findMemberByEmail } from '../../members/sql/select-member-by-email.js';
+import { membersOf } from '../../members/sql/select-members-of.js';
+import { organizationsOf } from '../../members/sql/select-organizations-of.js';
+import { linkUrl } from '../../members/links.js';
+import { createLink } from '../../members/sql/create-link.js';
 import { loadConfig } from '../../config/config.js';
 import { recordAuditInEveryOrganization, recordSystemAudit } from '../../audit/record-audit.js';
 import { freshSetupToken, hasOwner } from '../../app/bootstrap.js';
