@@ -1,4 +1,3 @@
-import type { Queryable } from '../db/pool.js';
 import { iso } from '../http/schema-kit.js';
 import type { MobileMoneyEvent } from './schemas.js';
 import type { Classification, ParsingStatus, Provider, ReadingFields } from './reading/index.js';
@@ -33,6 +32,11 @@ export const EVENT_COLUMNS = `id, org_id AS "orgId", incoming_message_id AS "inc
   ai_provider AS "aiProvider", ai_model AS "aiModel", ai_confidence AS "aiConfidence", review_status AS "reviewStatus",
   review_note AS "reviewNote", reviewed_at AS "reviewedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
+/** The reading's columns in insert order, after id, org_id, incoming_message_id. */
+export const READING_COLUMNS = `provider, classification, parsing_status, direction, amount_minor, currency, reference,
+  counterparty_name, counterparty_phone_masked, provider_timestamp, balance_minor, fees_minor, parser_version,
+  parser_confidence, ai_status, ai_provider, ai_model, ai_confidence`;
+
 /** Every record says `unverified`: a recognized SMS is not proof of a transaction. */
 export function toMobileMoneyEvent(r: MobileMoneyRow): MobileMoneyEvent {
   return {
@@ -58,25 +62,4 @@ export function toMobileMoneyEvent(r: MobileMoneyRow): MobileMoneyEvent {
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
-}
-
-export async function selectEvent(db: Queryable, orgId: string, id: string): Promise<MobileMoneyRow | undefined> {
-  const { rows } = await db.query(`SELECT ${EVENT_COLUMNS} FROM mobile_money_events WHERE id = $1 AND org_id = $2`, [id, orgId]);
-  return rows[0] as MobileMoneyRow | undefined;
-}
-
-export async function selectEventById(db: Queryable, id: string): Promise<MobileMoneyRow | undefined> {
-  const { rows } = await db.query(`SELECT ${EVENT_COLUMNS} FROM mobile_money_events WHERE id = $1`, [id]);
-  return rows[0] as MobileMoneyRow | undefined;
-}
-
-/** Newest first; `before` is the last id of the previous page. Fetches limit + 1 to detect a next page. */
-export async function selectEventPage(db: Queryable, q: { orgId: string; classification?: string; before: string | null; limit: number }): Promise<MobileMoneyRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${EVENT_COLUMNS} FROM mobile_money_events
-     WHERE org_id = $1 AND ($2::text IS NULL OR classification = $2) AND ($3::text IS NULL OR id < $3)
-     ORDER BY id DESC LIMIT $4`,
-    [q.orgId, q.classification ?? null, q.before, q.limit + 1],
-  );
-  return rows as MobileMoneyRow[];
 }

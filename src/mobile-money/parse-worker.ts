@@ -2,7 +2,8 @@ import { Worker } from 'bullmq';
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
 import type { AiReader } from './ai/index.js';
-import type { Provider } from './reading/index.js';
+import { selectStuckAi } from './sql/select-stuck-ai.js';
+import { selectUncheckedSms } from './sql/select-unchecked-sms.js';
 import { aiReaderFromConfig } from './ai-reader-config.js';
 import { PARSE_QUEUE, bullConnection, type ParseJobData } from './parse-queue.js';
 import { finishAi, readIncoming } from './read-incoming.js';
@@ -50,28 +51,13 @@ export function startMobileMoneyWorker(ctx: AppContext, opts: MobileMoneyWorkerO
 
 async function recoverUnread(ctx: AppContext, reader: AiReader | null, graceMs: number): Promise<void> {
   for (let i = 0; i < RECOVERY_BATCHES_PER_PASS; i++) {
-    const { rows } = await ctx.db.query(
-      `SELECT id FROM incoming_messages
-       WHERE money_checked_at IS NULL AND body IS NOT NULL AND created_at < now() - make_interval(secs => $1::double precision / 1000)
-       ORDER BY id LIMIT $2`,
-      [graceMs, RECOVERY_BATCH],
-    );
-    if (rows.length === 0) return;
-    const { read } = await readIncoming(
-      ctx,
-      rows.map((r) => r.id as string),
-      reader,
-    );
-    if (read === 0 || rows.length < RECOVERY_BATCH) return;
+    const ids = await selectUncheckedSms(ctx.db, graceMs, RECOVERY_BATCH);
+    if (ids.length === 0) return;
+    const { read } = await readIncoming(ctx, ids, reader);
+    if (read === 0 || ids.length < RECOVERY_BATCH) return;
   }
 }
 
 async function resumeStuckAi(ctx: AppContext, reader: AiReader | null, stuckMs: number): Promise<void> {
-  const { rows } = await ctx.db.query(
-    `SELECT e.id AS "eventId", e.provider, i.body FROM mobile_money_events e JOIN incoming_messages i ON i.id = e.incoming_message_id
-     WHERE e.ai_status = 'pending' AND e.updated_at < now() - make_interval(secs => $1::double precision / 1000)
-     ORDER BY e.id LIMIT 50`,
-    [stuckMs],
-  );
-  for (const r of rows as Array<{ eventId: string; provider: Provider; body: string | null }>) await finishAi(ctx, r, reader);
+  for (const r of await selectStuckAi(ctx.db, stuckMs)) await finishAi(ctx, r, reader);
 }

@@ -1,27 +1,10 @@
 import type { AppContext } from '../context/app-context.js';
-import { inTransaction, type Queryable } from '../db/pool.js';
+import { inTransaction } from '../db/pool.js';
+import { selectUnreadSms } from './sql/select-unread-sms.js';
 import { readMobileMoney, type Provider } from './reading/index.js';
 import { initialAiState, runAiReader, type AiOutcome, type AiReader } from './ai/index.js';
-import { concludeAi, insertReading, markChecked } from './record-reading.js';
-
-export interface SmsToRead {
-  id: string;
-  orgId: string;
-  from: string;
-  body: string;
-  aiConsent: boolean;
-}
-
-/** The given SMS that still have a body and were not read yet; others are skipped silently. */
-async function loadUnread(db: Queryable, ids: string[]): Promise<SmsToRead[]> {
-  const { rows } = await db.query(
-    `SELECT i.id, i.org_id AS "orgId", i.from_number AS "from", i.body, o.ai_consent AS "aiConsent"
-     FROM incoming_messages i JOIN organizations o ON o.id = i.org_id
-     WHERE i.id = ANY($1::text[]) AND i.money_checked_at IS NULL AND i.body IS NOT NULL ORDER BY i.id`,
-    [ids],
-  );
-  return rows as SmsToRead[];
-}
+import { concludeAi, insertReading } from './record-reading.js';
+import { markChecked } from './sql/mark-checked.js';
 
 /**
  * Reads received SMS for mobile money and records what they say, once each: SMS read before (or
@@ -29,7 +12,7 @@ async function loadUnread(db: Queryable, ids: string[]): Promise<SmsToRead[]> {
  * The AI reader, when one runs, is called after the record committed (it may take seconds).
  */
 export async function readIncoming(ctx: AppContext, ids: string[], reader: AiReader | null): Promise<{ read: number; recorded: number }> {
-  const list = await loadUnread(ctx.db, ids);
+  const list = await selectUnreadSms(ctx.db, ids);
   const nothing: string[] = [];
   const waitingForAi: Array<{ eventId: string; provider: Provider; body: string }> = [];
   let recorded = 0;

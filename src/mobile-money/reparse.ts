@@ -1,9 +1,14 @@
 import type { AppContext } from '../context/app-context.js';
-import { inTransaction, type Queryable } from '../db/pool.js';
+import { inTransaction } from '../db/pool.js';
 import { readMobileMoney, type MobileMoneyReading } from './reading/index.js';
 import { initialAiState, type AiReader } from './ai/index.js';
 import { aiReaderFromConfig } from './ai-reader-config.js';
-import { READING_COLUMNS, insertReading, markChecked, readingValues, withReplayCheck } from './record-reading.js';
+import { countStoredSms } from './sql/count-stored-sms.js';
+import { deleteUnreviewedEvent } from './sql/delete-unreviewed-event.js';
+import { selectStoredSms, type StoredSms } from './sql/select-stored-sms.js';
+import { updateReadingRow } from './sql/update-reading.js';
+import { insertReading, readingValues, withReplayCheck } from './record-reading.js';
+import { markChecked } from './sql/mark-checked.js';
 import { finishAi } from './read-incoming.js';
 
 export interface ReparseOptions {
@@ -29,18 +34,6 @@ export interface ReparseSummary {
 }
 
 const BATCH = 500;
-const COLUMN_NAMES = READING_COLUMNS.split(',').map((c) => c.trim());
-
-interface StoredSms {
-  id: string;
-  orgId: string;
-  from: string;
-  body: string;
-  aiConsent: boolean;
-  eventId: string | null;
-  reviewStatus: string | null;
-  current: unknown[] | null;
-}
 
 /**
  * Reads stored SMS again with today's templates (after they changed) and brings the records in
@@ -50,24 +43,20 @@ interface StoredSms {
 export async function reparseStoredSms(ctx: AppContext, opts: ReparseOptions = {}): Promise<ReparseSummary> {
   const reader = opts.reader !== undefined ? opts.reader : aiReaderFromConfig(ctx.config);
   const scope = [opts.orgId ?? null, opts.since ?? null];
-  const counts = await ctx.db.query(
-    `SELECT count(*) FILTER (WHERE body IS NOT NULL) AS total, count(*) FILTER (WHERE body IS NULL) AS purged
-     FROM incoming_messages WHERE ($1::text IS NULL OR org_id = $1) AND ($2::timestamptz IS NULL OR received_at >= $2)`,
-    scope,
-  );
+  const counts = await countStoredSms(ctx.db, opts.orgId ?? null, opts.since ?? null);
   const summary: ReparseSummary = {
-    total: Number(counts.rows[0].total),
+    total: Number(counts.total),
     created: 0,
     updated: 0,
     unchanged: 0,
     removed: 0,
     keptReviewed: 0,
-    skippedPurged: Number(counts.rows[0].purged),
+    skippedPurged: Number(counts.purged),
   };
   let after = '';
   let done = 0;
   for (;;) {
-    const batch = await selectBatch(ctx.db, scope, after);
+    const batch = await selectStoredSms(ctx.db, scope, after, BATCH);
     if (batch.length === 0) break;
     for (const sms of batch) await reparseOne(ctx, sms, reader, summary);
     done += batch.length;
@@ -75,21 +64,6 @@ export async function reparseStoredSms(ctx: AppContext, opts: ReparseOptions = {
     opts.onProgress?.(Math.min(done, summary.total), summary.total);
   }
   return summary;
-}
-
-async function selectBatch(db: Queryable, scope: unknown[], after: string): Promise<StoredSms[]> {
-  const { rows } = await db.query(
-    `SELECT i.id, i.org_id AS "orgId", i.from_number AS "from", i.body, o.ai_consent AS "aiConsent",
-       e.id AS "eventId", e.review_status AS "reviewStatus",
-       CASE WHEN e.id IS NULL THEN NULL ELSE json_build_array(${COLUMN_NAMES.map((c) => `e.${c}`).join(', ')}) END AS current
-     FROM incoming_messages i JOIN organizations o ON o.id = i.org_id
-     LEFT JOIN mobile_money_events e ON e.incoming_message_id = i.id
-     WHERE ($1::text IS NULL OR i.org_id = $1) AND ($2::timestamptz IS NULL OR i.received_at >= $2)
-       AND i.body IS NOT NULL AND i.id > $3
-     ORDER BY i.id LIMIT ${BATCH}`,
-    [...scope, after],
-  );
-  return rows as StoredSms[];
 }
 
 async function reparseOne(ctx: AppContext, sms: StoredSms, reader: AiReader | null, summary: ReparseSummary): Promise<void> {
@@ -104,7 +78,7 @@ async function reparseOne(ctx: AppContext, sms: StoredSms, reader: AiReader | nu
   }
   if (!reading) {
     if (sms.reviewStatus === 'reviewed') summary.keptReviewed++;
-    else if ((await ctx.db.query(`DELETE FROM mobile_money_events WHERE id = $1 AND review_status = 'none'`, [sms.eventId])).rowCount) summary.removed++;
+    else if (await deleteUnreviewedEvent(ctx.db, sms.eventId)) summary.removed++;
     return;
   }
   const changed = await updateReading(ctx, sms, reading, reader);
@@ -118,7 +92,7 @@ async function updateReading(ctx: AppContext, sms: StoredSms, reading: MobileMon
   const changed = await inTransaction(ctx.db, async (tx) => {
     const values = readingValues(await withReplayCheck(tx, sms.orgId, eventId, reading), ai);
     if (ai.status !== 'pending' && sameValues(values, sms.current ?? [])) return false;
-    await tx.query(`UPDATE mobile_money_events SET (${READING_COLUMNS}) = (${values.map((_, i) => `$${i + 2}`).join(', ')}), updated_at = now() WHERE id = $1`, [eventId, ...values]);
+    await updateReadingRow(tx, eventId, values);
     return true;
   });
   if (ai.status === 'pending') await finishAi(ctx, { eventId, provider: reading.provider, body: sms.body }, reader, false);

@@ -3,11 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { apiRoute, memberRoute, type AnyRoute } from '../http/router.js';
 import { Text } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { reviewEvent } from './review.js';
+import { reviewEvent } from './sql/review-event.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
 import { ListMobileMoneyQuery, MobileMoneyEventSchema, MobileMoneyPageSchema } from './schemas.js';
-import { selectEvent, selectEventPage, toMobileMoneyEvent } from './event-row.js';
+import { toMobileMoneyEvent } from './event-row.js';
+import { selectEvent } from './sql/select-event.js';
+import { selectEventPage } from './sql/select-event-page.js';
 
 const ReviewBody = Type.Object({ note: Text({ minLength: 1, maxLength: 2000 }) }, { additionalProperties: false });
 

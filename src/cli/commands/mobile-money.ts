@@ -1,7 +1,7 @@
 import { UsageError, printObject, requireString, type Command, type CommandArgs, type CommandIo } from '../command.js';
 import { findOrganization } from '../../orgs/org-store.js';
 import { reparseStoredSms } from '../../mobile-money/reparse.js';
-import { reviewEvent } from '../../mobile-money/review.js';
+import { reviewEvent } from '../../mobile-money/sql/review-event.js';
 
 function sinceFrom(args: CommandArgs): Date | undefined {
   const v = args.values.since;
