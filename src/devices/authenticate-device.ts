@@ -2,6 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { errors } from '../errors/errors.js';
 import { deviceTokenHash } from './device-token.js';
+import { selectDeviceByToken } from './sql/select-device-by-token.js';
 
 export const deviceUnauthorized = () => errors.unauthorized('missing, unknown or revoked device token');
 
@@ -19,16 +20,7 @@ export function deviceAuthenticator(ctx: AppContext) {
   return async function authenticateDevice(authorization: string | undefined): Promise<DevicePrincipal> {
     const hash = deviceTokenHash(authorization);
     if (!hash) throw deviceUnauthorized();
-    const { rows } = await ctx.db.query(
-      `WITH d AS (SELECT id, org_id, last_seen_at FROM devices WHERE token_hash = $1 AND revoked_at IS NULL),
-       seen AS (
-         UPDATE devices SET last_seen_at = now() FROM d
-         WHERE devices.id = d.id AND (d.last_seen_at IS NULL OR d.last_seen_at < now() - $2 * interval '1 second')
-       )
-       SELECT id, org_id AS "orgId" FROM d`,
-      [hash, SEEN_RESOLUTION_SECONDS],
-    );
-    const found = rows[0] as { id: string; orgId: string } | undefined;
+    const found = await selectDeviceByToken(ctx.db, hash, SEEN_RESOLUTION_SECONDS);
     if (!found) throw deviceUnauthorized();
     return { kind: 'device', orgId: found.orgId, deviceId: found.id };
   };

@@ -1,5 +1,3 @@
-import type { Queryable } from '../db/pool.js';
-
 /** A devices row as selected by DEVICE_COLUMNS. */
 export interface DeviceRow {
   id: string;
@@ -51,57 +49,10 @@ export interface SimRow {
   removedAt: Date | null;
 }
 
-/** Newest first, like every list of the API; one device when deviceId is given. */
-export async function selectDevices(db: Queryable, orgId: string, deviceId?: string): Promise<DeviceRow[]> {
-  const { rows } = await db.query(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE org_id = $1 AND ($2::text IS NULL OR id = $2) ORDER BY id DESC`, [orgId, deviceId ?? null]);
-  return rows as DeviceRow[];
-}
-
-/** The SIM cards of many devices in one query: cards in use first, then by subscription id. */
-export async function selectSims(db: Queryable, deviceIds: string[]): Promise<Map<string, SimRow[]>> {
-  const byDevice = new Map<string, SimRow[]>(deviceIds.map((id) => [id, []]));
-  if (deviceIds.length === 0) return byDevice;
-  const { rows } = await db.query(
-    `SELECT device_id AS "deviceId", subscription_id AS "subscriptionId", slot_index AS "slotIndex",
-       carrier_name AS "carrierName", display_name AS "displayName", phone_number AS "phoneNumber",
-       country_iso AS "countryIso", first_seen_at AS "firstSeenAt", last_seen_at AS "lastSeenAt", removed_at AS "removedAt"
-     FROM device_sims WHERE device_id = ANY($1)
-     ORDER BY device_id, removed_at IS NOT NULL, subscription_id`,
-    [deviceIds],
-  );
-  for (const r of rows as SimRow[]) byDevice.get(r.deviceId)?.push(r);
-  return byDevice;
-}
-
-/**
- * Messages assigned to each phone and not yet sent, counted exactly in Postgres for many devices
- * at once: those it holds (claimed, sending) and those pinned to it still waiting (queued). Each branch is served by its own partial index.
- */
-export async function selectQueueDepths(db: Queryable, deviceIds: string[]): Promise<Map<string, number>> {
-  const depths = new Map<string, number>(deviceIds.map((id) => [id, 0]));
-  if (deviceIds.length === 0) return depths;
-  const { rows } = await db.query(
-    `SELECT dev, count(*)::int AS n FROM (
-       SELECT device_id AS dev FROM messages WHERE status IN ('claimed', 'sending') AND device_id = ANY($1)
-       UNION ALL
-       SELECT requested_device_id FROM messages WHERE status = 'queued' AND requested_device_id = ANY($1)
-     ) assigned GROUP BY dev`,
-    [deviceIds],
-  );
-  for (const r of rows as { dev: string; n: number }[]) depths.set(r.dev, r.n);
-  return depths;
-}
-
 /** `col = $n, …` for the columns to change, numbered after the statement's own parameters. */
 export function assignments(changes: [column: string, value: unknown][], firstParam: number): { sql: string; values: unknown[] } {
   return {
     sql: changes.map(([column], i) => `${column} = $${firstParam + i}`).join(', '),
     values: changes.map(([, value]) => value),
   };
-}
-
-/** The organization a device belongs to (CLI commands name a device by id alone). */
-export async function findDeviceOrg(db: Queryable, deviceId: string): Promise<string | undefined> {
-  const { rows } = await db.query('SELECT org_id AS "orgId" FROM devices WHERE id = $1', [deviceId]);
-  return (rows[0] as { orgId: string } | undefined)?.orgId;
 }

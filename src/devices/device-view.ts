@@ -2,7 +2,10 @@ import type { AppContext } from '../context/app-context.js';
 import type { Config } from '../config/config.js';
 import { iso } from '../http/schema-kit.js';
 import { inboundCapability } from './inbound-capability.js';
-import { selectDevices, selectQueueDepths, selectSims, type DeviceRow, type SimRow } from './device-store.js';
+import type { DeviceRow, SimRow } from './device-store.js';
+import { selectDevices } from './sql/select-devices.js';
+import { selectQueueDepths } from './sql/select-queue-depths.js';
+import { selectSims } from './sql/select-sims.js';
 import type { Device, DeviceStatus, SimCard } from './schemas.js';
 
 /**

@@ -9,7 +9,9 @@ import { inboundCapability, type InboundCapability } from './inbound-capability.
 import { syncSims } from './sims.js';
 import { trustedTime, type ClockSkewWarning } from '../dispatch/clock.js';
 import type { Heartbeat } from './schemas.js';
-import { isResting, syncDeviceState, type PhoneCondition } from './device-state.js';
+import { isResting, syncDeviceState } from './device-state.js';
+import { markSocketRows, type SocketMark } from './sql/mark-sockets.js';
+import { updateReportedCondition } from './sql/update-reported-condition.js';
 
 /**
  * Mirrors the phone's condition into its dispatch state, and wakes it when it may take jobs again.
@@ -44,16 +46,10 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
   const { warning } = trustedTime(hb.sentAt, new Date(now));
   const set = assignments(reportedColumns(hb), 2);
   const row = await inTransaction(ctx.db, async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE devices SET last_seen_at = now()${set.sql ? `, ${set.sql}` : ''}${hb.defaultSmsApp === undefined ? '' : ', default_sms_app_reported_at = now()'}
-       WHERE id = $1 AND revoked_at IS NULL
-       RETURNING revoked_at AS "revokedAt", default_sms_app AS "defaultSmsApp", default_sms_app_reported_at AS "defaultSmsAppReportedAt",
-         battery_percent AS "batteryPercent", battery_charging AS "batteryCharging", network_type AS "networkType"`,
-      [principal.deviceId, ...set.values],
-    );
-    if (rows.length === 0) return undefined;
+    const condition = await updateReportedCondition(tx, principal.deviceId, set, hb.defaultSmsApp !== undefined);
+    if (!condition) return undefined;
     const simsChanged = hb.sims !== undefined && (await syncSims(tx, principal.deviceId, hb.sims));
-    return { ...(rows[0] as Parameters<typeof inboundCapability>[0] & PhoneCondition), simsChanged };
+    return { ...condition, simsChanged };
   });
   if (!row) throw deviceUnauthorized();
   const restingChanged = (hb.battery !== undefined || hb.networkType !== undefined) && (await updateResting(ctx, principal, isResting(row)));
@@ -88,14 +84,6 @@ export async function markSocket(ctx: AppContext, deviceId: string, connected: b
   return (await markSockets(ctx, [{ deviceId, connected, generation, processId }]))[0]!;
 }
 
-export interface SocketMark {
-  deviceId: string;
-  connected: boolean;
-  generation?: number;
-  /** An open names the API process holding the socket, whose lease keeps the phone online (presence.ts). */
-  processId?: string;
-}
-
 /**
  * markSocket for many phones in one statement per round (a phone marked twice goes into a later
  * round, in order). The rows are locked in id order first, as claims lock them, so a batch and a
@@ -105,18 +93,7 @@ export async function markSockets(ctx: AppContext, marks: SocketMark[]): Promise
   const results: (number | null)[] = marks.map(() => null);
   for (const round of roundsByKey(marks, (m) => m.deviceId)) {
     const items = round.map((i) => marks[i]!);
-    const { rows } = await ctx.db.query(
-      `WITH locked AS MATERIALIZED (SELECT id FROM devices WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
-       UPDATE devices d SET socket_connected = m.connected, socket_changed_at = now(), last_seen_at = now(),
-         socket_generation = d.socket_generation + CASE WHEN m.connected THEN 1 ELSE 0 END,
-         socket_process_id = CASE WHEN m.connected THEN m.process_id ELSE d.socket_process_id END
-       FROM unnest($1::text[], $2::boolean[], $3::bigint[], $4::text[]) AS m(id, connected, generation, process_id), locked
-       WHERE d.id = m.id AND locked.id = m.id
-         AND CASE WHEN m.connected THEN d.revoked_at IS NULL ELSE m.generation IS NULL OR d.socket_generation = m.generation END
-       RETURNING d.id, d.socket_generation AS generation`,
-      [items.map((m) => m.deviceId), items.map((m) => m.connected), items.map((m) => m.generation ?? null), items.map((m) => m.processId ?? null)],
-    );
-    const byId = new Map((rows as { id: string; generation: number }[]).map((r) => [r.id, Number(r.generation)]));
+    const byId = await markSocketRows(ctx.db, items);
     for (const i of round) results[i] = byId.get(marks[i]!.deviceId) ?? null;
   }
   return results;

@@ -5,6 +5,7 @@ import { errors } from '../errors/errors.js';
 import { Int } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { updateDevice } from './update-device.js';
+import { selectDevicePacing } from './sql/select-device-pacing.js';
 
 const PacingBody = Type.Object(
   {
@@ -15,8 +16,7 @@ const PacingBody = Type.Object(
 );
 
 async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
-  const { rows } = await ctx.db.query(`SELECT pacing_per_minute AS "pacingPerMinute", sim_daily_cap AS "simDailyCap" FROM devices WHERE id = $1 AND org_id = $2`, [deviceId, orgId]);
-  const row = rows[0] as { pacingPerMinute: number | null; simDailyCap: number | null } | undefined;
+  const row = await selectDevicePacing(ctx.db, orgId, deviceId);
   if (!row) throw errors.notFound('device');
   return { ...row, defaultPacingPerMinute: ctx.config.pacingPerMinute };
 }

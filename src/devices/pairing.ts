@@ -8,6 +8,13 @@ import { hashPairingCode, newPairingCode } from './pairing-code.js';
 import type { PairBody, ReportedSim } from './schemas.js';
 import { syncSims } from './sims.js';
 import { unusedName } from './unused-name.js';
+import { deleteExpiredPairingCodes } from './sql/delete-expired-pairing-codes.js';
+import { insertDevice } from './sql/insert-device.js';
+import { insertPairingCode } from './sql/insert-pairing-code.js';
+import { recordPairingFailure } from './sql/record-pairing-failure.js';
+import { selectPairingFailures } from './sql/select-pairing-failures.js';
+import { setPairingCodeDevice } from './sql/set-pairing-code-device.js';
+import { spendPairingCode } from './sql/spend-pairing-code.js';
 
 export const PAIRING_CODE_TTL_SECONDS = 600;
 /** Failed pairing attempts accepted per minute from one client address; beyond it, that address gets 429. */
@@ -28,14 +35,9 @@ export interface PairingCode {
 /** A one-time code (10 minutes) that a phone exchanges for its device token. Only its hash is kept. */
 export async function createPairingCode(ctx: AppContext, orgId: string, name?: string): Promise<PairingCode> {
   const code = newPairingCode();
-  const { rows } = await ctx.db.query(
-    `INSERT INTO pairing_codes (code_hash, org_id, name, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 second')
-     RETURNING expires_at AS "expiresAt"`,
-    [hashPairingCode(code), orgId, name ?? null, PAIRING_CODE_TTL_SECONDS],
-  );
-  // Unused codes are worthless once expired; used ones stay as the record of who paired what.
-  await ctx.db.query(`DELETE FROM pairing_codes WHERE used_at IS NULL AND expires_at < now() - interval '1 day'`);
-  return { code, expiresAt: (rows[0] as { expiresAt: Date }).expiresAt };
+  const expiresAt = await insertPairingCode(ctx.db, hashPairingCode(code), orgId, name ?? null, PAIRING_CODE_TTL_SECONDS);
+  await deleteExpiredPairingCodes(ctx.db);
+  return { code, expiresAt };
 }
 
 /** A phone pairing through the mobile API (src/mobile-api/): its door, and the SIMs it registered with. */
@@ -54,30 +56,25 @@ export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress:
   await assertNotThrottled(ctx.db, clientAddress);
   const { token, hash } = newDeviceToken();
   const deviceId = await inTransaction(ctx.db, async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE pairing_codes SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL AND expires_at > now()
-       RETURNING org_id AS "orgId", name`,
-      [hashPairingCode(body.code)],
-    );
-    const spent = rows[0] as { orgId: string; name: string | null } | undefined;
+    const spent = await spendPairingCode(tx, hashPairingCode(body.code));
     if (!spent) return undefined;
     const id = newId('device');
-    await tx.query(`INSERT INTO devices (id, org_id, name, model, app_version, token_hash, protocol, confirms_cancellation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    await insertDevice(tx, {
       id,
-      spent.orgId,
-      spent.name ?? (await unusedName(tx, spent.orgId, body.name ?? (body.model || DEFAULT_DEVICE_NAME))),
-      body.model || null,
-      body.appVersion || null,
-      hash,
-      mobile?.protocol ?? 'device',
-      mobile?.confirmsCancellation ?? false,
-    ]);
+      orgId: spent.orgId,
+      name: spent.name ?? (await unusedName(tx, spent.orgId, body.name ?? (body.model || DEFAULT_DEVICE_NAME))),
+      model: body.model || null,
+      appVersion: body.appVersion || null,
+      tokenHash: hash,
+      protocol: mobile?.protocol ?? 'device',
+      confirmsCancellation: mobile?.confirmsCancellation ?? false,
+    });
     if (mobile && mobile.sims.length > 0) await syncSims(tx, id, mobile.sims);
-    await tx.query('UPDATE pairing_codes SET device_id = $2 WHERE code_hash = $1', [hashPairingCode(body.code), id]);
+    await setPairingCodeDevice(tx, hashPairingCode(body.code), id);
     return id;
   });
   if (!deviceId) {
-    await recordFailure(ctx.db, clientAddress);
+    await recordPairingFailure(ctx.db, clientAddress);
     throw errors.unauthorized('pairing code is wrong, expired or already used; create a new one with `hafatra device pair`');
   }
   await syncDeviceState(ctx, deviceId);
@@ -86,13 +83,7 @@ export async function pairDevice(ctx: AppContext, body: PairBody, clientAddress:
 }
 
 async function assertNotThrottled(db: Queryable, address: string): Promise<void> {
-  const { rows } = await db.query(
-    `SELECT coalesce(sum(failures), 0)::int AS "all", coalesce(sum(failures) FILTER (WHERE address = $1), 0)::int AS mine,
-       60 - extract(epoch FROM now() - date_trunc('minute', now())) AS "retryAfter"
-     FROM pairing_failures WHERE minute = date_trunc('minute', now())`,
-    [address],
-  );
-  const current = rows[0] as { all: number; mine: number; retryAfter: number };
+  const current = await selectPairingFailures(db, address);
   const retryAfter = Number(current.retryAfter);
   if (current.mine >= PAIRING_FAILURES_PER_ADDRESS_PER_MINUTE) {
     throw errors.rateLimited('too many failed pairing attempts from this address; try again in a minute', retryAfter);
@@ -100,13 +91,4 @@ async function assertNotThrottled(db: Queryable, address: string): Promise<void>
   if (current.all >= PAIRING_FAILURES_PER_MINUTE) {
     throw errors.rateLimited('too many failed pairing attempts on this server; try again in a minute', retryAfter);
   }
-}
-
-async function recordFailure(db: Queryable, address: string): Promise<void> {
-  await db.query(
-    `WITH old AS (DELETE FROM pairing_failures WHERE minute < now() - interval '1 hour')
-     INSERT INTO pairing_failures (minute, address, failures) VALUES (date_trunc('minute', now()), $1, 1)
-     ON CONFLICT (minute, address) DO UPDATE SET failures = pairing_failures.failures + 1`,
-    [address],
-  );
 }

@@ -2,6 +2,12 @@ import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
 import { markSockets } from './heartbeat.js';
+import { deleteLapsedLeases } from './sql/delete-lapsed-leases.js';
+import { markOrphanedDevicesOffline } from './sql/mark-orphaned-devices-offline.js';
+import { reassertHeldSockets } from './sql/reassert-held-sockets.js';
+import { releaseProcessLease } from './sql/release-process-lease.js';
+import { renewProcessLease } from './sql/renew-process-lease.js';
+import { takeProcessLease } from './sql/take-process-lease.js';
 
 /**
  * Presence that expires by itself. A phone's `socket.connected` is written by the API process
@@ -39,13 +45,8 @@ export function startPresenceLease(ctx: AppContext, held: () => Iterable<HeldSoc
   });
 
   const renew = async () => {
-    const { rowCount } = await ctx.db.query(`UPDATE api_processes SET lease_until = now() + $2 * interval '1 second' WHERE id = $1`, [processId, leaseSeconds]);
-    if (rowCount === 0) {
-      await ctx.db.query(
-        `INSERT INTO api_processes (id, lease_until) VALUES ($1, now() + $2 * interval '1 second')
-         ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
-        [processId, leaseSeconds],
-      );
+    if (!(await renewProcessLease(ctx.db, processId, leaseSeconds))) {
+      await takeProcessLease(ctx.db, processId, leaseSeconds);
       // Not the first lease: it had lapsed (Postgres down, or this process stalled) and a sweep
       // may have marked our phones offline while their sockets are open here.
       if (!first) await reassertHeld(ctx, processId, await openedSockets(held()));
@@ -83,13 +84,7 @@ export function startPresenceLease(ctx: AppContext, held: () => Iterable<HeldSoc
     async stop() {
       clearInterval(timer);
       await running;
-      await ctx.db
-        .query(
-          `WITH gone AS (DELETE FROM api_processes WHERE id = $1)
-         UPDATE devices SET socket_connected = false, socket_changed_at = now() WHERE socket_process_id = $1 AND socket_connected`,
-          [processId],
-        )
-        .catch((err: unknown) => ctx.log.warn({ err }, 'presence lease not released; the sweep will expire it'));
+      await releaseProcessLease(ctx.db, processId).catch((err: unknown) => ctx.log.warn({ err }, 'presence lease not released; the sweep will expire it'));
     },
   };
 }
@@ -100,21 +95,9 @@ async function openedSockets(sockets: Iterable<HeldSocket>): Promise<{ deviceId:
   return list.flatMap((s, i) => (generations[i] == null ? [] : [{ deviceId: s.deviceId, generation: generations[i]! }]));
 }
 
-/**
- * Marks connected again the phones whose sockets this process still holds, where no newer socket
- * opened since (same generation) and the phone is not revoked. Rows locked in id order, as
- * claims lock them.
- */
 async function reassertHeld(ctx: AppContext, processId: string, sockets: { deviceId: string; generation: number }[]): Promise<void> {
   if (sockets.length === 0) return;
-  await ctx.db.query(
-    `WITH locked AS MATERIALIZED (SELECT id FROM devices WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
-     UPDATE devices d SET socket_connected = true, socket_process_id = $3, socket_changed_at = now()
-     FROM unnest($1::text[], $2::bigint[]) AS m(id, generation), locked
-     WHERE d.id = m.id AND locked.id = m.id AND d.socket_generation = m.generation AND d.revoked_at IS NULL
-       AND NOT (d.socket_connected AND d.socket_process_id IS NOT DISTINCT FROM $3)`,
-    [sockets.map((s) => s.deviceId), sockets.map((s) => s.generation), processId],
-  );
+  await reassertHeldSockets(ctx.db, processId, sockets);
 }
 
 /**
@@ -125,15 +108,7 @@ async function reassertHeld(ctx: AppContext, processId: string, sockets: { devic
  */
 export async function expirePresence(ctx: AppContext): Promise<number> {
   return inTransaction(ctx.db, async (tx) => {
-    await tx.query('DELETE FROM api_processes WHERE lease_until < now()');
-    const { rowCount } = await tx.query(
-      `WITH orphaned AS MATERIALIZED (
-         SELECT id FROM devices d
-         WHERE socket_connected AND NOT EXISTS (SELECT 1 FROM api_processes p WHERE p.id = d.socket_process_id)
-         ORDER BY id FOR UPDATE)
-       UPDATE devices d SET socket_connected = false, socket_changed_at = now()
-       FROM orphaned WHERE d.id = orphaned.id`,
-    );
-    return rowCount ?? 0;
+    await deleteLapsedLeases(tx);
+    return markOrphanedDevicesOffline(tx);
   });
 }

@@ -5,6 +5,9 @@ import { syncDeviceState } from './device-state.js';
 import { getDevice } from './device-view.js';
 import type { Device } from './schemas.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import { revokeDeviceRow } from './sql/revoke-device-row.js';
+import { selectHeldMessageIds } from './sql/select-held-message-ids.js';
+import { selectPinnedQueuedIds } from './sql/select-pinned-queued-ids.js';
 
 export const DEFAULT_REVOKE_REASON = 'revoked by API';
 
@@ -25,13 +28,7 @@ export interface DeviceRevokedEvent {
  */
 export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: string, reason = DEFAULT_REVOKE_REASON): Promise<Device | undefined> {
   const outcome = await inTransaction(ctx.db, async (tx) => {
-    const { rowCount } = await tx.query(
-      `UPDATE devices SET revoked_at = now(), revoked_reason = $3, updated_at = now(), socket_connected = false,
-         socket_changed_at = CASE WHEN socket_connected THEN now() ELSE socket_changed_at END
-       WHERE id = $1 AND org_id = $2 AND revoked_at IS NULL`,
-      [deviceId, orgId, reason],
-    );
-    if (rowCount === 0) return undefined;
+    if (!(await revokeDeviceRow(tx, orgId, deviceId, reason))) return undefined;
     return settleMessages(tx, deviceId);
   });
   if (outcome) {
@@ -52,11 +49,11 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
 
 async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown: number; failed: string[] }> {
   const at = new Date();
-  const held = await tx.query(`SELECT id FROM messages WHERE device_id = $1 AND status IN ('claimed', 'sending')`, [deviceId]);
+  const held = await selectHeldMessageIds(tx, deviceId);
   const unknown = await applyTransitions(
     tx,
-    held.rows.map((r: { id: string }) => ({
-      id: r.id,
+    held.map((id) => ({
+      id,
       to: 'unknown' as const,
       at,
       source: 'system' as const,
@@ -65,11 +62,11 @@ async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown
       heldBy: deviceId,
     })),
   );
-  const pinned = await tx.query(`SELECT id FROM messages WHERE requested_device_id = $1 AND status = 'queued'`, [deviceId]);
+  const pinned = await selectPinnedQueuedIds(tx, deviceId);
   const failed = await applyTransitions(
     tx,
-    pinned.rows.map((r: { id: string }) => ({
-      id: r.id,
+    pinned.map((id) => ({
+      id,
       to: 'failed' as const,
       at,
       source: 'system' as const,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.js';
+import { selectSimilarDeviceNames } from './sql/select-similar-device-names.js';
 
 /**
  * A phone's name no other phone of the organization bears: `Simulated phone 1`, then
@@ -7,8 +8,7 @@ import type { Queryable } from '../db/pool.js';
  * Two phones pairing in the same instant may still share one; they can be renamed.
  */
 export async function unusedName(db: Queryable, orgId: string, wanted: string): Promise<string> {
-  const { rows } = await db.query(`SELECT name FROM devices WHERE org_id = $1 AND revoked_at IS NULL AND (name = $2 OR starts_with(name, $2 || ' ('))`, [orgId, wanted]);
-  const taken = new Set((rows as { name: string }[]).map((r) => r.name));
+  const taken = new Set(await selectSimilarDeviceNames(db, orgId, wanted));
   if (!taken.has(wanted)) return wanted;
   let n = 2;
   while (taken.has(`${wanted} (${n})`)) n++;

@@ -7,6 +7,8 @@ import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';
 import type { SendWindows } from '../send-windows/windows.js';
 import { pushAppEvent } from '../mobile-api/app-events.js';
+import { selectReportedSims } from './sql/select-reported-sims.js';
+import { updateDeviceColumns } from './sql/update-device-columns.js';
 
 /** What PATCH may change, plus the pacing limits only the operator sets (CLI `device update`). */
 export type DeviceChanges = UpdateDeviceBody & {
@@ -43,8 +45,7 @@ export async function updateDevice(ctx: AppContext, orgId: string, deviceId: str
       fields.map((f) => [COLUMN_OF[f], body[f]]),
       3,
     );
-    const { rowCount } = await ctx.db.query(`UPDATE devices SET ${set.sql}, updated_at = now() WHERE id = $1 AND org_id = $2`, [deviceId, orgId, ...set.values]);
-    if (rowCount === 0) throw errors.notFound('device');
+    if (!(await updateDeviceColumns(ctx.db, orgId, deviceId, set))) throw errors.notFound('device');
     // Wider windows may let held messages go: the phone is woken as well.
     if (body.sendWindows !== undefined) await deviceSendWindowsChanged(ctx, orgId, deviceId);
     else await syncDeviceState(ctx, deviceId);
@@ -57,14 +58,9 @@ export async function updateDevice(ctx: AppContext, orgId: string, deviceId: str
 }
 
 async function assertReportedSim(ctx: AppContext, orgId: string, deviceId: string, sim: number): Promise<void> {
-  const { rows } = await ctx.db.query(
-    `SELECT ARRAY(SELECT subscription_id FROM device_sims s WHERE s.device_id = d.id AND s.removed_at IS NULL ORDER BY 1) AS sims
-     FROM devices d WHERE d.id = $1 AND d.org_id = $2`,
-    [deviceId, orgId],
-  );
-  const found = rows[0] as { sims: number[] } | undefined;
-  if (!found) throw errors.notFound('device');
-  if (found.sims.length > 0 && !found.sims.includes(sim)) {
-    throw errors.invalid(`defaultSimSubscriptionId: the phone reports no SIM ${sim} (it reports ${found.sims.join(', ')})`);
+  const sims = await selectReportedSims(ctx.db, orgId, deviceId);
+  if (!sims) throw errors.notFound('device');
+  if (sims.length > 0 && !sims.includes(sim)) {
+    throw errors.invalid(`defaultSimSubscriptionId: the phone reports no SIM ${sim} (it reports ${sims.join(', ')})`);
   }
 }
