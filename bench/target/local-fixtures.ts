@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../src/context/app-context.js';
-import { insertOrganization } from '../../src/orgs/org-store.js';
+import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES } from '../../src/auth/principal.js';
 import { newDeviceToken } from '../../src/devices/device-token.js';

@@ -6,7 +6,9 @@ import { Text } from '../http/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { SCOPES } from '../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../auth/api-key-admin.js';
-import { findApiKey, listApiKeys, type ApiKeyRow } from '../auth/api-key-store.js';
+import type { ApiKeyRow } from '../auth/api-key-store.js';
+import { findApiKey } from '../auth/sql/select-api-key.js';
+import { listApiKeys } from '../auth/sql/select-api-keys.js';
 
 const CreateKeyBody = Type.Object(
   {

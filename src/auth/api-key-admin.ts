@@ -1,6 +1,9 @@
 import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
-import { findApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyRow, type NewApiKey } from './api-key-store.js';
+import type { ApiKeyRow, NewApiKey } from './api-key-store.js';
+import { findApiKey } from './sql/select-api-key.js';
+import { insertApiKey } from './sql/insert-api-key.js';
+import { markApiKeyRevoked } from './sql/mark-api-key-revoked.js';
 import { tombstoneKey } from './api-key-cache.js';
 
 /** Key lifecycle for the CLI (and later the dashboard): create, rotate, revoke. */

@@ -3,9 +3,10 @@ import { errors } from '../errors/errors.js';
 import { authenticateMany } from '../redis/scripts/authenticate.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { bearerToken, hashSecret, API_KEY_PREFIX } from './api-key-secret.js';
-import { findApiKeyByHash } from './api-key-store.js';
+import { findApiKeyByHash } from './sql/select-api-key-by-hash.js';
 import { cacheKeyRecord, type CachedKeyRecord } from './api-key-cache.js';
 import { isScope, type ApiPrincipal } from './principal.js';
+import { touchApiKey } from './sql/touch-api-key.js';
 
 /** One request's answer: its key's batch result, with the tokens granted to the batch dealt out in arrival order. */
 type AuthResult = { kind: 'allowed'; record: string } | { kind: 'notCached' } | { kind: 'revoked' } | { kind: 'rateLimited'; retryAfterMs: number };
@@ -64,7 +65,7 @@ function lastUseToucher(ctx: AppContext) {
     const now = ctx.clock.now();
     if (now - (touched.get(keyId) ?? 0) < 60_000) return;
     touched.set(keyId, now);
-    ctx.db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId]).catch((err: unknown) => ctx.log.warn({ err, keyId }, 'last use of the API key not recorded'));
+    touchApiKey(ctx.db, keyId).catch((err: unknown) => ctx.log.warn({ err, keyId }, 'last use of the API key not recorded'));
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { MESSAGE_COLUMNS, toMessage, type MessageRow, type Message } from '../messages/message.js';
 import { normalizeRecipient } from '../messages/recipients.js';
-import { findOrganization } from '../orgs/org-store.js';
+import { findOrganization } from '../orgs/sql/select-organization.js';
 import { errors } from '../errors/errors.js';
 import { selectIncomingWhere, toIncomingMessage } from '../incoming/incoming-row.js';
 import type { IncomingMessage } from '../incoming/schemas.js';

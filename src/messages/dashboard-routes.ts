@@ -3,7 +3,7 @@ import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { Text } from '../http/schema-kit.js';
-import { findOrganization } from '../orgs/org-store.js';
+import { findOrganization } from '../orgs/sql/select-organization.js';
 import { normalizeRecipient } from './recipients.js';
 
 const CheckRecipientsBody = Type.Object({ to: Type.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 10_000 }) }, { additionalProperties: false });

@@ -3,7 +3,7 @@ import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { errors, isHafatraError } from '../errors/errors.js';
 import { newId } from '../ids/ids.js';
-import { findOrganization } from '../orgs/org-store.js';
+import { findOrganization } from '../orgs/sql/select-organization.js';
 import { assertCanSend } from '../devices/eligibility.js';
 import { admitSend, SEND_TIMING, type Admission } from './admission.js';
 import { normalizeRecipients } from './recipients.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { findOrganization } from '../orgs/org-store.js';
+import { findOrganization } from '../orgs/sql/select-organization.js';
 import { errors } from '../errors/errors.js';
 import { tallySince } from './tallies.js';
 import { limitedToday } from '../limits/limited-requests.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { once } from 'node:events';
 import WebSocket from 'ws';
 import { createPairingCode } from '../../src/devices/pairing.js';
-import { insertOrganization } from '../../src/orgs/org-store.js';
+import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { DeviceClient } from '../../src/phone/device-client.js';
 import { checkScenario, RECOVERY_DEADLINE_MS, type Verdict } from './checks.js';
 import { SEND_TIMING } from '../../src/messages/admission.js';

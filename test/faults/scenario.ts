@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES } from '../../src/auth/principal.js';
-import { insertOrganization } from '../../src/orgs/org-store.js';
+import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { Fleet } from './fleet.js';
 import { Sender } from './sender.js';
 import type { Topology } from './topology.js';

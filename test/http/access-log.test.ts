@@ -4,7 +4,7 @@ import { testConfig } from '../support/harness.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
 import { startApiServer, type ApiServer } from '../../src/app/api-server.js';
 import { apiExtensions } from '../../src/app/api-extensions.js';
-import { insertOrganization } from '../../src/orgs/org-store.js';
+import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES } from '../../src/auth/principal.js';
 import type { AppContext } from '../../src/context/app-context.js';

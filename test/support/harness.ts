@@ -7,7 +7,8 @@ import type { Clock } from '../../src/context/clock.js';
 import { startApiServer, type ApiExtensions } from '../../src/app/api-server.js';
 import { apiExtensions } from '../../src/app/api-extensions.js';
 import type { AppContext } from '../../src/context/app-context.js';
-import { insertOrganization, type Organization, type OrganizationSettings } from '../../src/orgs/org-store.js';
+import type { Organization, OrganizationSettings } from '../../src/orgs/org-store.js';
+import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES, type Scope } from '../../src/auth/principal.js';
 

@@ -1,5 +1,9 @@
 import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
-import { findOrganization, insertOrganization, listOrganizations, updateOrganization, type OrganizationSettings } from '../../orgs/org-store.js';
+import type { OrganizationSettings } from '../../orgs/org-store.js';
+import { findOrganization } from '../../orgs/sql/select-organization.js';
+import { insertOrganization } from '../../orgs/sql/insert-organization.js';
+import { listOrganizations } from '../../orgs/sql/select-organizations.js';
+import { updateOrganization } from '../../orgs/sql/update-organization.js';
 import { MAX_AUTO_RESENDS, neverResentCode } from '../../messages/auto-resend/policy.js';
 import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
 import { syncOrgDeviceStates } from '../../devices/device-state.js';

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedServices } from '../../../src/launcher/embedded-services.js';
 import { createDb, inTransaction, type Db } from '../../../src/db/pool.js';
 import { migrate } from '../../../src/db/migrate.js';
-import { insertOrganization } from '../../../src/orgs/org-store.js';
+import { insertOrganization } from '../../../src/orgs/sql/insert-organization.js';
 import { insertEndpoint } from '../../../src/webhooks/endpoint-store.js';
 import { recordEvents } from '../../../src/events/record-events.js';
 import { newWebhookSecret } from '../../../src/webhooks/delivery/signature.js';
