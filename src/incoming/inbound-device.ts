@@ -2,6 +2,7 @@ import type { Queryable } from '../db/pool.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { errors, HafatraError } from '../errors/errors.js';
 import { inboundCapability, type InboundCapability } from '../devices/inbound-capability.js';
+import { selectInboundDevice } from './sql/select-inbound-device.js';
 
 /** What storing a received SMS needs to know about the phone that reports it. */
 export interface InboundDevice {
@@ -12,12 +13,7 @@ export interface InboundDevice {
 }
 
 export async function loadInboundDevice(db: Queryable, principal: DevicePrincipal, freshnessSeconds: number): Promise<InboundDevice> {
-  const { rows } = await db.query(
-    `SELECT d.revoked_at, d.default_sms_app, d.default_sms_app_reported_at, d.protocol, o.retention_days
-     FROM devices d JOIN organizations o ON o.id = d.org_id WHERE d.id = $1 AND d.org_id = $2`,
-    [principal.deviceId, principal.orgId],
-  );
-  const row = rows[0];
+  const row = await selectInboundDevice(db, principal.deviceId, principal.orgId);
   if (!row) throw errors.unauthorized('unknown device');
   const inbound = inboundCapability(
     { revokedAt: row.revoked_at, defaultSmsApp: row.default_sms_app, defaultSmsAppReportedAt: row.default_sms_app_reported_at, protocol: row.protocol },

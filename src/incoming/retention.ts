@@ -1,5 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { every, type Periodic } from '../periodic/every.js';
+import { deleteExpiredParts } from './sql/delete-expired-parts.js';
+import { purgeExpiredBodyBatch } from './sql/purge-expired-bodies.js';
 
 const BATCH = 1000;
 
@@ -10,20 +12,12 @@ const BATCH = 1000;
 export async function purgeExpiredBodies(ctx: AppContext, batch = BATCH): Promise<number> {
   let purged = 0;
   for (;;) {
-    const { rowCount } = await ctx.db.query(
-      `UPDATE incoming_messages SET body = NULL, body_purged_at = now()
-       WHERE id IN (SELECT id FROM incoming_messages WHERE retention_expires_at <= now() AND body_purged_at IS NULL
-                    ORDER BY retention_expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-      [batch],
-    );
-    purged += rowCount ?? 0;
-    if ((rowCount ?? 0) < batch) break;
+    const count = await purgeExpiredBodyBatch(ctx.db, batch);
+    purged += count;
+    if (count < batch) break;
   }
   // Parts whose siblings never arrived hold bodies too; they go with the same period.
-  await ctx.db.query(
-    `DELETE FROM incoming_parts p USING devices d, organizations o
-     WHERE d.id = p.device_id AND o.id = d.org_id AND p.created_at + make_interval(days => o.retention_days) <= now()`,
-  );
+  await deleteExpiredParts(ctx.db);
   return purged;
 }
 

@@ -3,7 +3,9 @@ import { apiRoute, deviceRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
 import { IncomingBatchBody, IncomingBatchResultSchema, IncomingMessageSchema, IncomingPageSchema, ListIncomingQuery } from './schemas.js';
-import { selectIncoming, selectIncomingPage, toIncomingMessage } from './incoming-row.js';
+import { toIncomingMessage } from './incoming-row.js';
+import { selectIncoming } from './sql/select-incoming.js';
+import { selectIncomingPage } from './sql/select-incoming-page.js';
 import { recordIncomingMany } from './record-incoming.js';
 
 export function incomingRoutes(ctx: AppContext): AnyRoute[] {
