@@ -8,7 +8,8 @@ import { organizationsOf } from '../../members/sql/select-organizations-of.js';
 import { linkUrl } from '../../members/links.js';
 import { createLink } from '../../members/sql/create-link.js';
 import { loadConfig } from '../../config/config.js';
-import { recordAuditInEveryOrganization, recordSystemAudit } from '../../audit/record-audit.js';
+import { recordAuditInEveryOrganization } from '../../audit/record-audit.js';
+import { recordSystemAudit } from '../../audit/sql/insert-system-audit.js';
 import { freshSetupToken, hasOwner } from '../../app/bootstrap.js';
 
 function emailOf(args: CommandArgs): string {
