@@ -3,7 +3,7 @@ import { expirePresence } from '../devices/presence.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
-import { foldTallyDeltas } from '../overview/tallies.js';
+import { foldTallyDeltas } from '../overview/sql/fold-tally-deltas.js';
 
 /**
  * The sweeps of HAFATRA_SWEEP_INTERVAL_MS by job name, each run on its own timer: none needs

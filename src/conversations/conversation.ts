@@ -1,10 +1,12 @@
 import type { AppContext } from '../context/app-context.js';
-import { MESSAGE_COLUMNS, toMessage, type MessageRow, type Message } from '../messages/message.js';
+import { toMessage, type Message } from '../messages/message.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { findOrganization } from '../orgs/sql/select-organization.js';
 import { errors } from '../errors/errors.js';
-import { selectIncomingWhere, toIncomingMessage } from '../incoming/incoming-row.js';
+import { toIncomingMessage } from '../incoming/incoming-row.js';
+import { selectIncomingWhere } from '../incoming/sql/select-incoming-where.js';
 import type { IncomingMessage } from '../incoming/schemas.js';
+import { selectSentToNumber } from './sql/select-sent-to-number.js';
 
 /** The newest this many of each side: a thread shows the latest exchange, not a number's whole history. */
 export const CONVERSATION_LIMIT = 100;
@@ -22,12 +24,12 @@ export async function conversation(ctx: AppContext, orgId: string, input: string
   const number = normalizeRecipient(input, org.defaultCountry);
   if (!number) throw errors.invalid(`number: not a phone number (read with the default country ${org.defaultCountry})`);
   const [sent, received] = await Promise.all([
-    ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND to_number = $2 ORDER BY id DESC LIMIT $3`, [orgId, number, CONVERSATION_LIMIT + 1]),
+    selectSentToNumber(ctx.db, orgId, number, CONVERSATION_LIMIT + 1),
     selectIncomingWhere(ctx.db, 'i.org_id = $1 AND i.from_number = $2 ORDER BY i.id DESC LIMIT $3', [orgId, number, CONVERSATION_LIMIT + 1]),
   ]);
-  const more = sent.rows.length > CONVERSATION_LIMIT || received.length > CONVERSATION_LIMIT;
+  const more = sent.length > CONVERSATION_LIMIT || received.length > CONVERSATION_LIMIT;
   const entries: ConversationEntry[] = [
-    ...(sent.rows as MessageRow[]).slice(0, CONVERSATION_LIMIT).map((r) => {
+    ...sent.slice(0, CONVERSATION_LIMIT).map((r) => {
       const message = toMessage(r);
       return { kind: 'sent' as const, at: message.createdAt, message };
     }),

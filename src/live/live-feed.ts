@@ -9,7 +9,7 @@ import { scopesOfRole, type MemberPrincipal } from '../auth/principal.js';
 import { liveSessionsAmong } from '../members/sql/select-live-sessions-among.js';
 import { every } from '../periodic/every.js';
 import { errors } from '../errors/errors.js';
-import { orgSignatures } from './signatures.js';
+import { orgSignatures } from './sql/select-org-signatures.js';
 
 export const LIVE_PATH = '/dashboard/v1/live';
 /** Sockets one organization may hold on one API process (a tab each). */

@@ -1,15 +1,14 @@
 import type { AppContext } from '../context/app-context.js';
 import { findOrganization } from '../orgs/sql/select-organization.js';
 import { errors } from '../errors/errors.js';
-import { tallySince } from './tallies.js';
+import { tallySince } from './sql/select-tally-since.js';
+import { countDevicesByPresence } from './sql/count-devices-by-presence.js';
+import { countWebhookEndpoints } from './sql/count-webhook-endpoints.js';
 import { limitedToday } from '../limits/limited-requests.js';
 
 const HOUR_MS = 3_600_000;
 /** Statuses a message ends in that count for the delivery rate (cancelled is nobody's failure). */
 const SETTLED = ['delivered', 'failed', 'expired', 'unknown'];
-
-/** As deviceStatus (src/devices/device-view.ts): a phone whose socket closed with nothing heard since is not online. */
-const SEEN_SINCE_CLOSE = '(socket_changed_at IS NULL OR last_seen_at > socket_changed_at)';
 
 const startOfUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
@@ -21,20 +20,8 @@ export async function overview(ctx: AppContext, orgId: string, now = new Date())
     tallySince(ctx.db, orgId, startOfUtcDay(now)),
     // Best effort: the overview still answers while Redis does not.
     limitedToday(ctx, orgId, now).catch(() => ({})),
-    ctx.db.query(
-      `SELECT count(*) FILTER (WHERE revoked_at IS NOT NULL)::int AS revoked,
-              count(*) FILTER (WHERE revoked_at IS NULL AND (socket_connected OR (${SEEN_SINCE_CLOSE} AND last_seen_at > now() - $2 * interval '1 second')))::int AS online,
-              count(*) FILTER (WHERE revoked_at IS NULL AND NOT socket_connected AND (NOT ${SEEN_SINCE_CLOSE} OR last_seen_at <= now() - $2 * interval '1 second'))::int AS stale,
-              count(*) FILTER (WHERE revoked_at IS NULL AND NOT socket_connected AND last_seen_at IS NULL)::int AS "neverSeen"
-         FROM devices WHERE org_id = $1`,
-      [orgId, ctx.config.onlineWindowSeconds],
-    ),
-    ctx.db.query(
-      `SELECT count(*)::int AS endpoints,
-              count(*) FILTER (WHERE (enabled AND failing_since IS NOT NULL) OR disabled_reason = 'failing')::int AS failing
-         FROM webhook_endpoints WHERE org_id = $1`,
-      [orgId],
-    ),
+    countDevicesByPresence(ctx.db, orgId, ctx.config.onlineWindowSeconds),
+    countWebhookEndpoints(ctx.db, orgId),
   ]);
   const byStatus: Record<string, number> = {};
   for (const t of today) byStatus[t.status] = (byStatus[t.status] ?? 0) + t.count;
@@ -43,8 +30,8 @@ export async function overview(ctx: AppContext, orgId: string, now = new Date())
   return {
     today: { byStatus, total, dailyLimit: org.dailyLimit },
     deliveryRate: settled === 0 ? null : (byStatus.delivered ?? 0) / settled,
-    devices: devices.rows[0] as { online: number; stale: number; neverSeen: number; revoked: number },
-    webhooks: webhooks.rows[0] as { endpoints: number; failing: number },
+    devices,
+    webhooks,
     limited,
   };
 }

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context/app-context.js';
-import { MESSAGE_COLUMNS, toMessage, type MessageRow } from '../messages/message.js';
-import { messagePageStatement } from '../messages/sql/select-messages.js';
+import { toMessage } from '../messages/message.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { findOrganization } from '../orgs/sql/select-organization.js';
 import { errors } from '../errors/errors.js';
-import { selectIncomingWhere, toIncomingMessage } from '../incoming/incoming-row.js';
+import { toIncomingMessage } from '../incoming/incoming-row.js';
+import { selectIncomingWhere } from '../incoming/sql/select-incoming-where.js';
+import { searchMessageRows } from './sql/search-message-rows.js';
 
 /** Matches past this are not read: a search names a few rows, it does not page a word found in every message. */
 export const SEARCH_LIMIT = 50;
@@ -34,13 +35,16 @@ export async function searchMessages(ctx: AppContext, orgId: string, q: string) 
   const digits = digitsOf(q);
   // The window is read as the message list reads a first page (every status's range of the
   // organization's index, merged by id), so a small organization never walks a big one's rows.
-  const { rows } = await ctx.db.query(
-    `(SELECT * FROM (${messagePageStatement(undefined, false)}) recent
-       WHERE body ILIKE $3 OR ($4 <> '' AND "to" LIKE $5) ORDER BY id DESC LIMIT $6)
-     UNION ALL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND (id = $7 OR to_number = $8) ORDER BY id DESC LIMIT $6)`,
-    [orgId, TEXT_SEARCH_WINDOW, likePattern(q), digits, `%${digits}%`, SEARCH_LIMIT, q, normalizeRecipient(q, org.defaultCountry)],
-  );
-  const byId = new Map((rows as MessageRow[]).map((r) => [r.id, r]));
+  const rows = await searchMessageRows(ctx.db, {
+    orgId,
+    window: TEXT_SEARCH_WINDOW,
+    pattern: likePattern(q),
+    digits,
+    limit: SEARCH_LIMIT,
+    text: q,
+    number: normalizeRecipient(q, org.defaultCountry),
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return [...byId.values()]
     .sort((a, b) => (a.id < b.id ? 1 : -1))
     .slice(0, SEARCH_LIMIT)

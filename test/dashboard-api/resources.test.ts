@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
 import { insertTestDevice } from '../support/devices.js';
-import { foldTallyDeltas } from '../../src/overview/tallies.js';
+import { foldTallyDeltas } from '../../src/overview/sql/fold-tally-deltas.js';
 
 let app: TestApp;
 let orgId: string;

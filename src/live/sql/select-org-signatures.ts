@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 
 /**
  * Per organization, one value per live topic that changes whenever what that topic shows
@@ -8,7 +8,7 @@ import type { Queryable } from '../db/pool.js';
  * statement for all the organizations watched; each part one step down an (org_id, …) index.
  */
 export async function orgSignatures(db: Queryable, orgIds: string[]): Promise<Map<string, Record<string, string>>> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<{ id: string; messages: string; device: string; webhooks: string; received: string }>(
     `SELECT o.id,
        (SELECT coalesce(max(d.id), 0) FROM message_tally_deltas d WHERE d.org_id = o.id)::text
          || ':' || (SELECT coalesce(sum(t.count), 0) FROM message_tallies t WHERE t.org_id = o.id AND t.hour >= now() - interval '1 day')::text AS messages,
@@ -21,10 +21,5 @@ export async function orgSignatures(db: Queryable, orgIds: string[]): Promise<Ma
      FROM unnest($1::text[]) AS o(id)`,
     [orgIds],
   );
-  return new Map(
-    (rows as { id: string; messages: string; device: string; webhooks: string; received: string }[]).map((r) => [
-      r.id,
-      { messages: r.messages, device: r.device, webhooks: r.webhooks, received: r.received },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.id, { messages: r.messages, device: r.device, webhooks: r.webhooks, received: r.received }]));
 }
