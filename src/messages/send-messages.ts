@@ -16,7 +16,7 @@ import type { SendRequest, SendResult } from './send-request.js';
 import { prepareBatch, type PreparedBatch } from './prepare-batch.js';
 import { answerOf, storedAnswer } from './stored-answer.js';
 import { splitOptedOut } from '../opt-outs/split-opted-out.js';
-import { recordOptedOutCreation } from '../opt-outs/opted-out-messages.js';
+import { recordOptedOutCreation } from '../opt-outs/sql/insert-opted-out-events.js';
 import { dueTime } from '../scheduling/send-at.js';
 import { scheduleBatches } from '../scheduling/schedule.js';
 import { AutoResendMadeAlready, claimAutoResend } from './auto-resend/sql/claim-auto-resend.js';

@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/pool.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { keywordAction, mayBeKeyword, type KeywordAction } from './keywords.js';
-import { keywordsOfSettings, selectOptOutSettings, type OptOutSettings } from './settings.js';
+import { keywordsOfSettings, type OptOutSettings } from './settings.js';
+import { selectOptOutSettings } from './sql/select-opt-out-settings.js';
 import { insertOptOut } from './sql/insert-opt-out.js';
 import { deleteOptOut } from './sql/delete-opt-out.js';
 

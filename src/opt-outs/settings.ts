@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Queryable } from '../db/pool.js';
 import { Nullable, Text } from '../http/schema-kit.js';
 import { DEFAULT_START_WORDS, DEFAULT_STOP_WORDS, keywordsOf, MAX_WORD_LENGTH, MAX_WORDS, type Keywords } from './keywords.js';
 
@@ -15,16 +14,6 @@ export interface OptOutSettings {
   startWords: string[] | null;
   stopReply: string | null;
   startReply: string | null;
-}
-
-export async function selectOptOutSettings(db: Queryable, orgId: string): Promise<OptOutSettings | undefined> {
-  const { rows } = await db.query(
-    `SELECT id AS "orgId", default_country AS "defaultCountry", opt_out_stop_words AS "stopWords", opt_out_start_words AS "startWords",
-       opt_out_reply AS "stopReply", opt_in_reply AS "startReply"
-     FROM organizations WHERE id = $1`,
-    [orgId],
-  );
-  return rows[0] as OptOutSettings | undefined;
 }
 
 export const keywordsOfSettings = (s: OptOutSettings): Keywords => keywordsOf(s.stopWords, s.startWords);
@@ -54,27 +43,4 @@ export function optOutSettingsView(s: OptOutSettings) {
     stopReply: s.stopReply,
     startReply: s.startReply,
   };
-}
-
-export async function updateOptOutSettings(db: Queryable, orgId: string, s: OptOutSetting): Promise<void> {
-  await db.query(
-    `UPDATE organizations SET
-       opt_out_stop_words = CASE WHEN $2 THEN $3::text[] ELSE opt_out_stop_words END,
-       opt_out_start_words = CASE WHEN $4 THEN $5::text[] ELSE opt_out_start_words END,
-       opt_out_reply = CASE WHEN $6 THEN $7 ELSE opt_out_reply END,
-       opt_in_reply = CASE WHEN $8 THEN $9 ELSE opt_in_reply END,
-       updated_at = now()
-     WHERE id = $1`,
-    [
-      orgId,
-      s.stopWords !== undefined,
-      s.stopWords ?? null,
-      s.startWords !== undefined,
-      s.startWords ?? null,
-      s.stopReply !== undefined,
-      s.stopReply ?? null,
-      s.startReply !== undefined,
-      s.startReply ?? null,
-    ],
-  );
 }

@@ -1,11 +1,13 @@
 import { UsageError, optionalInt, printObject, printRows, type Command, type CommandArgs } from '../command.js';
 import { orgOf, orgOption } from '../org-option.js';
 import { normalizeRecipient } from '../../messages/recipients.js';
-import { recordSystemAudit } from '../../audit/record-audit.js';
+import { recordSystemAudit } from '../../audit/sql/insert-system-audit.js';
 import { selectOptOutPage } from '../../opt-outs/sql/select-opt-out-page.js';
 import { insertOptOut } from '../../opt-outs/sql/insert-opt-out.js';
 import { deleteOptOut } from '../../opt-outs/sql/delete-opt-out.js';
-import { keywordsOfSettings, optOutSettingsView, selectOptOutSettings, updateOptOutSettings, type OptOutSetting } from '../../opt-outs/settings.js';
+import { keywordsOfSettings, optOutSettingsView, type OptOutSetting } from '../../opt-outs/settings.js';
+import { selectOptOutSettings } from '../../opt-outs/sql/select-opt-out-settings.js';
+import { updateOptOutSettings } from '../../opt-outs/sql/update-opt-out-settings.js';
 import { MAX_WORD_LENGTH, MAX_WORDS, wordsProblem } from '../../opt-outs/keywords.js';
 
 const COLUMNS = ['id', 'number', 'source', 'incomingMessageId', 'reason', 'createdAt'];

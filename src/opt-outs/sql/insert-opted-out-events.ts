@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/pool.js';
-import type { MessageEvent } from '../messages/message.js';
+import type { Queryable } from '../../db/pool.js';
+import type { MessageEvent } from '../../messages/message.js';
 
 /**
  * The timeline of the messages a send created failed for opted-out recipients: their one entry,
