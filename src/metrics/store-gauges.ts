@@ -1,6 +1,7 @@
 import { Gauge } from 'prom-client';
 import type { Infrastructure } from '../context/infrastructure.js';
 import { withinTimeout } from './within-timeout.js';
+import { countQueuedByOrg } from './sql/count-queued-by-org.js';
 
 /** Several scrapers (or a fast scrape interval) share one count this long. */
 export const SCRAPE_READ_CACHE_MS = 5_000;
@@ -41,8 +42,7 @@ export function watchStores(infra: Pick<Infrastructure, 'db' | 'hotDb' | 'metric
   const readDepth = () => {
     if (!(cached && performance.now() - cached.at < SCRAPE_READ_CACHE_MS)) {
       const value = withinTimeout(async (): Promise<QueueDepth> => {
-        const { rows } = await infra.db.query(`SELECT org_id AS "orgId", count(*)::int AS n FROM messages WHERE status = 'queued' GROUP BY org_id`);
-        const byOrg = rows as { orgId: string; n: number }[];
+        const byOrg = await countQueuedByOrg(infra.db);
         return { total: byOrg.reduce((sum, r) => sum + r.n, 0), top: byOrg.sort((a, b) => b.n - a.n).slice(0, TOP_QUEUE_ORGANIZATIONS) };
       });
       cached = { at: performance.now(), value };

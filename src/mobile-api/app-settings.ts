@@ -1,6 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { signingKeyFor } from './webhook-keys.js';
+import { selectPacingPerMinute } from './sql/select-device-pacing.js';
 
 /**
  * A phone's `system:ping` period: its battery and connection reach the resting-phone rule and
@@ -20,9 +21,9 @@ export const PING_INTERVAL_SECONDS = 300;
  * - webhooks.signing_key: the phone's own, which Hafatra verifies X-Signature with.
  */
 export async function appSettings(ctx: AppContext, deviceId: string): Promise<Record<string, Record<string, unknown>>> {
-  const { rows } = await ctx.db.query('SELECT pacing_per_minute FROM devices WHERE id = $1', [deviceId]);
-  if (rows.length === 0) throw errors.notFound('device');
-  const pacing = (rows[0] as { pacing_per_minute: number | null }).pacing_per_minute ?? ctx.config.pacingPerMinute;
+  const device = await selectPacingPerMinute(ctx.db, deviceId);
+  if (!device) throw errors.notFound('device');
+  const pacing = device.pacing_per_minute ?? ctx.config.pacingPerMinute;
   return {
     gateway: { notification_channel: 'SSE_ONLY' },
     messages: { limit_period: 'PerMinute', limit_value: pacing },

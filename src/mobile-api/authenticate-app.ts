@@ -4,6 +4,7 @@ import { errors } from '../errors/errors.js';
 import { deviceTokenHash } from '../devices/device-token.js';
 import { versionOfLabel, type AppVersion } from './app-version.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
+import { selectAppDevices } from './sql/select-app-devices.js';
 
 /** A phone of the mobile API, as every call after registration sees it. */
 export interface AppDevice extends DevicePrincipal {
@@ -45,22 +46,9 @@ export async function authenticateAppDevice(ctx: AppContext, headers: AppHeaders
 }
 
 async function lookUp(ctx: AppContext, hashes: Buffer[]): Promise<(AppDevice | undefined)[]> {
-  const { rows } = await ctx.db.query(
-    `WITH d AS (
-       SELECT id, org_id, last_seen_at, app_version, confirms_cancellation, token_hash FROM devices
-       WHERE token_hash = ANY($1::bytea[]) AND revoked_at IS NULL AND protocol = 'mobile'
-     ), seen AS (
-       UPDATE devices SET last_seen_at = now() FROM d
-       WHERE devices.id = d.id AND (d.last_seen_at IS NULL OR d.last_seen_at < now() - $2 * interval '1 second')
-     )
-     SELECT id, org_id AS "orgId", app_version AS "appVersion", confirms_cancellation AS "confirmsCancellation", token_hash AS "tokenHash" FROM d`,
-    [hashes, SEEN_RESOLUTION_SECONDS],
-  );
+  const rows = await selectAppDevices(ctx.db, hashes, SEEN_RESOLUTION_SECONDS);
   const byHash = new Map(
-    (rows as { id: string; orgId: string; appVersion: string | null; confirmsCancellation: boolean; tokenHash: Buffer }[]).map((r) => [
-      r.tokenHash.toString('hex'),
-      { kind: 'device' as const, orgId: r.orgId, deviceId: r.id, version: versionOfLabel(r.appVersion), confirmsCancellation: r.confirmsCancellation },
-    ]),
+    rows.map((r) => [r.tokenHash.toString('hex'), { kind: 'device' as const, orgId: r.orgId, deviceId: r.id, version: versionOfLabel(r.appVersion), confirmsCancellation: r.confirmsCancellation }]),
   );
   return hashes.map((h) => byHash.get(h.toString('hex')));
 }

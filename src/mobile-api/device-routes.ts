@@ -9,6 +9,7 @@ import { appUnauthorized, authenticateAppDevice } from './authenticate-app.js';
 import { appJson, mobileRoute, noContent, type AnyMobileRoute } from './mobile-route.js';
 import { printable, registerAppDevice } from './register.js';
 import { PatchDeviceBody, RegisterBody } from './schemas.js';
+import { updateAppDevice } from './sql/update-app-device.js';
 
 /** POST, PATCH and GET /mobile/v1/device. */
 export function deviceRoutes(ctx: AppContext): AnyMobileRoute[] {
@@ -32,12 +33,7 @@ export function deviceRoutes(ctx: AppContext): AnyMobileRoute[] {
         const version = readAppVersion(req.headers.userAgent);
         const appVersion = version?.label ?? printable(req.headers.userAgent, 64) ?? null;
         const simsChanged = await inTransaction(ctx.db, async (tx) => {
-          const { rowCount } = await tx.query(`UPDATE devices SET app_version = $2, confirms_cancellation = $3, last_seen_at = now(), updated_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
-            device.deviceId,
-            appVersion,
-            confirmsCancellation(version),
-          ]);
-          if (rowCount === 0) throw appUnauthorized();
+          if (!(await updateAppDevice(tx, device.deviceId, appVersion, confirmsCancellation(version)))) throw appUnauthorized();
           return req.body.simCards !== undefined && (await syncSims(tx, device.deviceId, appSimsToReported(req.body.simCards)));
         });
         if (simsChanged) await syncDeviceState(ctx, device.deviceId);

@@ -11,7 +11,7 @@ import { appJson, MOBILE_BODY_LIMIT, MOBILE_PREFIX, mobilePaths, noContent } fro
 import { appSettings } from './app-settings.js';
 import { phoneBaseUrl, phoneWebhooks, WEBHOOK_RECEIVER_PATH, type RequestOrigin } from './phone-webhooks.js';
 import { WebhookEnvelope } from './webhook-events.js';
-import { webhookSender } from './webhook-keys.js';
+import { webhookSender } from './sql/select-webhook-sender.js';
 import { signatureProblem } from './webhook-signature.js';
 import { receiveWebhook, unverified } from './receive-webhook.js';
 import type { StatusReportWriter } from '../dispatch/status-reports.js';

@@ -31,12 +31,6 @@ const NOT_MOVED_YET = [
   'src/messages/reservations.ts',
   'src/messages/send-messages.ts',
   'src/messages/transitions.ts',
-  'src/metrics/store-gauges.ts',
-  'src/mobile-api/app-settings.ts',
-  'src/mobile-api/authenticate-app.ts',
-  'src/mobile-api/cancellations.ts',
-  'src/mobile-api/device-routes.ts',
-  'src/mobile-api/webhook-keys.ts',
   'src/webhooks/worker/claim-deliveries.ts',
   'src/webhooks/worker/record-attempts.ts',
 ];
