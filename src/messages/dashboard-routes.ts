@@ -5,6 +5,7 @@ import { errors } from '../errors/errors.js';
 import { Text } from '../http/schema-kit.js';
 import { findOrganization } from '../orgs/sql/select-organization.js';
 import { normalizeRecipient } from './recipients.js';
+import { selectMessageStatuses } from './sql/select-message-statuses.js';
 
 const CheckRecipientsBody = Type.Object({ to: Type.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 10_000 }) }, { additionalProperties: false });
 const StatusesQuery = Type.Object({ ids: Text({ minLength: 1, maxLength: 500 * 65 }) }, { additionalProperties: false });
@@ -38,10 +39,7 @@ export function messageDashboardRoutes(ctx: AppContext): AnyRoute[] {
         const ids = req.query.ids.split(',').filter(Boolean);
         if (ids.length > 500) throw errors.invalid('ids: at most 500 ids');
         if (ids.some((id) => !/^[A-Za-z0-9_-]{1,64}$/.test(id))) throw errors.invalid('ids: a comma list of message ids');
-        const { rows } = await ctx.db.query(`SELECT id, status, failure_code AS "failureCode", updated_at AS "updatedAt" FROM messages WHERE id = ANY($1::text[]) AND org_id = $2`, [
-          ids,
-          req.principal.orgId,
-        ]);
+        const rows = await selectMessageStatuses(ctx.db, ids, req.principal.orgId);
         return { status: 200, body: { messages: rows } };
       },
     }),

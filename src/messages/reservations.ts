@@ -3,6 +3,9 @@ import { parseReservation, releaseReservation, SEND_TIMING } from './admission.j
 import { countDaysMessages, dayStartMs } from './daily-count.js';
 import { raiseDailyCount } from '../redis/scripts/raise-daily-count.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
+import { selectExistingBatchIds } from './sql/select-existing-batch-ids.js';
+import { selectOrganizationIdsAfter } from './sql/select-organization-ids-after.js';
+import { selectRecentBatchKeys } from './sql/select-recent-batch-keys.js';
 
 const ORGS_PER_ROUND = 500;
 const PER_ORG = 1000;
@@ -26,8 +29,7 @@ export async function settleStaleReservations(ctx: AppContext, now = Date.now())
   let refunded = 0;
   let after = '';
   for (;;) {
-    const { rows } = await ctx.db.query('SELECT id FROM organizations WHERE id > $1 ORDER BY id LIMIT $2', [after, ORGS_PER_ROUND]);
-    const orgIds = rows.map((r) => r.id as string);
+    const orgIds = await selectOrganizationIdsAfter(ctx.db, after, ORGS_PER_ROUND);
     if (orgIds.length === 0) return refunded;
     refunded += await settleOrgs(ctx, orgIds, cutoff);
     if (orgIds.length < ORGS_PER_ROUND) return refunded;
@@ -79,17 +81,17 @@ async function committedOf(
   stale: { orgId: string; batchId?: string; idempotencyKey?: string }[],
 ): Promise<(s: { orgId: string; batchId?: string; idempotencyKey?: string }) => boolean> {
   const keyed = stale.filter((s) => s.idempotencyKey !== undefined);
-  const [byId, byKey] = await Promise.all([
-    ctx.db.query('SELECT id FROM batches WHERE id = ANY($1::text[])', [stale.flatMap((s) => (s.batchId ? [s.batchId] : []))]),
-    ctx.db.query(
-      `SELECT b.org_id, b.idempotency_key FROM batches b JOIN unnest($1::text[], $2::text[]) AS k(org_id, key)
-         ON b.org_id = k.org_id AND b.idempotency_key = k.key
-       WHERE b.created_at > now() - interval '24 hours'`,
-      [keyed.map((s) => s.orgId), keyed.map((s) => s.idempotencyKey)],
+  const [ids, keys] = await Promise.all([
+    selectExistingBatchIds(
+      ctx.db,
+      stale.flatMap((s) => (s.batchId ? [s.batchId] : [])),
+    ),
+    selectRecentBatchKeys(
+      ctx.db,
+      keyed.map((s) => s.orgId),
+      keyed.map((s) => s.idempotencyKey),
     ),
   ]);
-  const ids = new Set(byId.rows.map((r) => r.id as string));
-  const keys = new Set(byKey.rows.map((r) => `${r.org_id}\n${r.idempotency_key}`));
   return (s) => ids.has(s.batchId!) || (s.idempotencyKey !== undefined && keys.has(`${s.orgId}\n${s.idempotencyKey}`));
 }
 

@@ -20,6 +20,7 @@ import { recordOptedOutCreation } from '../opt-outs/sql/insert-opted-out-events.
 import { dueTime } from '../scheduling/send-at.js';
 import { scheduleBatches } from '../scheduling/schedule.js';
 import { AutoResendMadeAlready, claimAutoResend } from './auto-resend/sql/claim-auto-resend.js';
+import { insertCreationEvents } from './sql/insert-creation-events.js';
 
 /** Canonical form of a request, so a retried request matches its idempotency key whatever its key order. */
 function requestHash(body: SendRequest): string {
@@ -130,13 +131,13 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     // them, and an automatic resend's, to say so (source system, code auto_resend).
     const optedOut = await recordOptedOutCreation(tx, batch.recipients, batch.creation?.source ?? 'api', fields.createdAt);
     if (batch.creation) {
-      await tx.query(`INSERT INTO message_events (message_id, from_status, to_status, source, code, at) SELECT unnest($1::text[]), NULL, $5, $2, $3, $4`, [
+      await insertCreationEvents(
+        tx,
         (optedOut === 0 ? batch.recipients : batch.recipients.filter((r) => r.failureCode === undefined)).map((r) => r.id),
-        batch.creation.source,
-        batch.creation.code,
+        batch.creation,
         fields.createdAt,
         fields.status,
-      ]);
+      );
     }
     // The spec has no event for `accepted`: a scheduled message's `message.queued` comes when it is due.
     const events = batch.messages.filter((m) => m.status !== 'accepted').map((m) => ({ type: m.status === 'failed' ? ('message.failed' as const) : ('message.queued' as const), data: () => m }));

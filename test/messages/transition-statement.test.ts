@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { applyTransitions, applyTransitionsLean, transitionStatement } from '../../src/messages/transitions.js';
+import { applyTransitions, applyTransitionsLean } from '../../src/messages/transitions.js';
+import { transitionStatement } from '../../src/messages/sql/transition-messages.js';
 import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids/ids.js';
 import { MESSAGE_COLUMNS, messageJsonSql, toMessage, type MessageRow } from '../../src/messages/message.js';
