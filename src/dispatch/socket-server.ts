@@ -11,13 +11,14 @@ import { StatusReportWriter } from './status-reports.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { Pusher, PUSH_WINDOW, parseMaxJobs } from './pusher.js';
 import { errors } from '../errors/errors.js';
-import { selectClaimedJobs } from './pending-jobs.js';
+import { selectClaimedJobs } from './sql/select-claimed-jobs.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
 import { startPresenceLease, type HeldSocket, type PresenceLease } from '../devices/presence.js';
 import type { WakePhones } from '../dispatch-queue/work-signals.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
 import { subscribeDeviceSignals } from '../redis/device-signals.js';
+import { selectRevokedDevices } from './sql/select-revoked-devices.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -102,8 +103,7 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const isRevoked = (p: DevicePrincipal) => revokedChecks.load(p);
   // Empty claims of a fleet woken at once would each read their device row: one statement a turn.
   const revokedRows = new TickBatcher<string, boolean>(async (deviceIds) => {
-    const { rows } = await ctx.db.query('SELECT id FROM devices WHERE id = ANY($1::text[]) AND revoked_at IS NOT NULL', [deviceIds]);
-    const revoked = new Set(rows.map((r) => r.id as string));
+    const revoked = await selectRevokedDevices(ctx.db, deviceIds);
     return deviceIds.map((id) => revoked.has(id));
   }, 512);
 

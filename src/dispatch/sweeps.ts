@@ -2,6 +2,9 @@ import type { AppContext } from '../context/app-context.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
+import { selectExpiredQueued } from './sql/select-expired-queued.js';
+import { selectOrganizationIds } from './sql/select-organization-ids.js';
+import { selectSilentHeld } from './sql/select-silent-held.js';
 
 const BATCH = 1000;
 /** A claim not confirmed in Postgres within this time was interrupted (the process died). */
@@ -9,12 +12,12 @@ export const CLAIM_RECOVERY_MS = 30_000;
 
 /** queued → expired at expiresAt: no phone could send it in time. */
 export async function expireQueued(ctx: AppContext): Promise<number> {
-  const { rows } = await ctx.db.query(`SELECT id FROM messages WHERE status = 'queued' AND expires_at <= now() ORDER BY expires_at LIMIT ${BATCH}`);
-  if (rows.length === 0) return 0;
+  const ids = await selectExpiredQueued(ctx.db, BATCH);
+  if (ids.length === 0) return 0;
   const at = new Date();
   const changed = await applyTransitions(
     ctx.db,
-    rows.map((r) => ({ id: r.id as string, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })),
+    ids.map((id) => ({ id, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })),
   );
   countStatusChanges(ctx.metrics, changed);
   const byOrg = new Map<string, { id: string; requestedDeviceId: string | null }[]>();
@@ -29,16 +32,12 @@ export async function expireQueued(ctx: AppContext): Promise<number> {
 
 /** claimed/sending → unknown when the phone said nothing for unknownAfterSeconds. */
 export async function markSilentUnknown(ctx: AppContext): Promise<number> {
-  const { rows } = await ctx.db.query(
-    `SELECT id FROM messages WHERE status IN ('claimed', 'sending') AND updated_at < now() - $1 * interval '1 second'
-     ORDER BY updated_at LIMIT ${BATCH}`,
-    [ctx.config.unknownAfterSeconds],
-  );
-  if (rows.length === 0) return 0;
+  const ids = await selectSilentHeld(ctx.db, ctx.config.unknownAfterSeconds, BATCH);
+  if (ids.length === 0) return 0;
   const at = new Date();
   const changed = await applyTransitions(
     ctx.db,
-    rows.map((r) => ({ id: r.id as string, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })),
+    ids.map((id) => ({ id, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })),
   );
   countStatusChanges(ctx.metrics, changed);
   return changed.length;
@@ -54,8 +53,7 @@ const ORGS_PER_ROUND_TRIP = 500;
  * one command and one wait per organization made a sweep of 10,000 organizations take seconds.
  */
 export async function recoverInterruptedClaims(ctx: AppContext): Promise<number> {
-  const { rows } = await ctx.db.query('SELECT id FROM organizations ORDER BY id');
-  const orgIds = (rows as { id: string }[]).map((r) => r.id);
+  const orgIds = await selectOrganizationIds(ctx.db);
   const before = Date.now() - CLAIM_RECOVERY_MS;
   let recovered = 0;
   for (let start = 0; start < orgIds.length; start += ORGS_PER_ROUND_TRIP) {

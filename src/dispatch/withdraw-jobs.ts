@@ -1,11 +1,11 @@
 import type { AppContext } from '../context/app-context.js';
 import { toDispatchEntry } from '../dispatch-queue/entries.js';
-import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
 import { phoneDoor, requestCancellations } from '../mobile-api/cancellations.js';
+import { selectWithdrawableJobs } from './sql/select-withdrawable-jobs.js';
 
 /**
  * Why a job left a phone: the timeline code of its `claimed → queued` event. A mobile phone's
@@ -47,13 +47,7 @@ export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: strin
  * Returns the withdrawn ids.
  */
 export async function takeBackJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason | Map<string, string>, avoidUntil: number): Promise<string[]> {
-  const { rows } = await ctx.db.query(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages
-     WHERE device_id = $1 AND status = 'claimed' AND requested_device_id IS NULL AND ($2::text[] IS NULL OR id = ANY($2::text[]))
-     ORDER BY id LIMIT ${BATCH}`,
-    [deviceId, ids],
-  );
-  const held = rows as MessageRow[];
+  const held = await selectWithdrawableJobs(ctx.db, deviceId, ids, BATCH);
   if (held.length === 0) return [];
   const orgId = held[0]!.orgId;
   const codeOf = (id: string) => (typeof reason === 'string' ? reason : (reason.get(id) ?? 'phone_cancelled'));
