@@ -3,6 +3,7 @@ import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 import type { SimChoice } from '../redis/scripts/claim-jobs.js';
+import { selectLiveDevices } from './sql/select-live-devices.js';
 
 export interface ClaimWrite {
   deviceId: string;
@@ -50,7 +51,6 @@ async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<C
   return writes.map((w, i) => (won[i]!.size === 0 && !live!.has(w.deviceId) ? null : won[i]!));
 }
 
-async function liveAmong(ctx: Infrastructure, deviceIds: string[]): Promise<Set<string>> {
-  const { rows } = await ctx.db.query('SELECT id FROM devices WHERE id = ANY($1::text[]) AND revoked_at IS NULL', [deviceIds]);
-  return new Set(rows.map((r) => r.id as string));
+function liveAmong(ctx: Infrastructure, deviceIds: string[]): Promise<Set<string>> {
+  return selectLiveDevices(ctx.db, deviceIds);
 }

@@ -1,11 +1,12 @@
 import type { Infrastructure } from '../context/infrastructure.js';
-import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
 import { selectUndispatchedBatches } from '../messages/sql/batches.js';
 import { toDispatchEntry } from './entries.js';
 import { enqueue } from './enqueue.js';
 import { dispatchBatch } from './dispatch-batch.js';
 import type { WorkSignals } from './work-signals.js';
 import { scheduleBatches } from '../scheduling/schedule.js';
+import { selectQueuedPage } from './sql/select-queued-page.js';
+import { selectWaitingBatchMessages } from './sql/select-waiting-batch-messages.js';
 
 /**
  * Batches committed but never put on the dispatch queues, or on the schedule (the API process
@@ -17,8 +18,7 @@ export async function reconcileBatches(ctx: Infrastructure, signals: WorkSignals
   for (;;) {
     const batchIds = await selectUndispatchedBatches(ctx.db, ctx.config.reconcileGraceMs, 50);
     if (batchIds.length === 0) return total;
-    const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE batch_id = ANY($1::text[]) AND status IN ('queued', 'accepted')`, [batchIds]);
-    const messages = rows as MessageRow[];
+    const messages = await selectWaitingBatchMessages(ctx.db, batchIds);
     // A scheduled batch goes on the schedule (src/scheduling/), which queues it when it is due.
     await scheduleBatches(ctx, [...new Map(messages.filter((m) => m.status === 'accepted' && m.sendAt).map((m) => [m.batchId!, { batchId: m.batchId!, sendAt: m.sendAt! }])).values()]);
     await dispatchBatch(
@@ -27,7 +27,7 @@ export async function reconcileBatches(ctx: Infrastructure, signals: WorkSignals
       batchIds,
       messages.filter((m) => m.status === 'queued').map((r) => toDispatchEntry(r)),
     );
-    total += rows.length;
+    total += messages.length;
     if (batchIds.length < 50) return total;
   }
 }
@@ -44,13 +44,13 @@ export async function rebuildQueuesIfLost(ctx: Infrastructure, signals: WorkSign
   let after = '';
   let total = 0;
   for (;;) {
-    const { rows } = await ctx.db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE status = 'queued' AND id > $1 ORDER BY id LIMIT 5000`, [after]);
+    const rows = await selectQueuedPage(ctx.db, after);
     if (rows.length === 0) break;
-    const entries = (rows as MessageRow[]).map((r) => toDispatchEntry(r));
+    const entries = rows.map((r) => toDispatchEntry(r));
     total += await enqueue(ctx, entries);
     // Phones idle since the loss claim only when told there is work.
     await signals.signal(entries);
-    after = (rows[rows.length - 1] as MessageRow).id;
+    after = rows[rows.length - 1]!.id;
   }
   await ctx.redis.set(marker, new Date().toISOString());
   if (total > 0) ctx.log.warn({ total }, 'dispatch queues rebuilt from Postgres');

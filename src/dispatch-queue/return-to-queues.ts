@@ -1,5 +1,6 @@
 import type { Infrastructure } from '../context/infrastructure.js';
 import { confirmClaims } from '../redis/scripts/confirm-claims.js';
+import { selectStillQueued } from './sql/select-still-queued.js';
 
 /**
  * Ends the Redis claim of messages Postgres never gave a phone (the claim was refused, or its
@@ -9,8 +10,7 @@ import { confirmClaims } from '../redis/scripts/confirm-claims.js';
  */
 export async function returnToQueues(ctx: Infrastructure, orgId: string, ids: string[]): Promise<number> {
   const k = ctx.keys.org(orgId);
-  const { rows } = await ctx.db.query(`SELECT id, requested_device_id AS "requestedDeviceId" FROM messages WHERE id = ANY($1::text[]) AND status = 'queued'`, [ids]);
-  const requeue = new Map((rows as { id: string; requestedDeviceId: string | null }[]).map((r) => [r.id, r.requestedDeviceId]));
+  const requeue = await selectStillQueued(ctx.db, ids);
   if (requeue.size > 0) {
     const m = ctx.redis.multi();
     for (const [id, deviceId] of requeue) m.zadd(deviceId ? k.deviceQueue(deviceId) : k.orgQueue(), 0, id).zrem(k.claiming(), id);
