@@ -1,14 +1,14 @@
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
-import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
+import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../sending/reservations.js';
 import { startWebhookWorkers, type WebhookWorkerOptions } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { expirePresence } from '../devices/presence.js';
 import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
 import { foldTallyDeltas } from '../overview/tallies.js';
-import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
-import { startScheduler } from '../scheduling/scheduler.js';
+import { resendMissedFailures } from '../sending/auto-resend/sweep.js';
+import { startScheduler } from '../sending/scheduler.js';
 import { startPartitionMaintenance } from '../messages/partitions/maintain-partitions.js';
 import { noticeShardChanges } from '../redis/shard-changes.js';
 

@@ -1,8 +1,8 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { scopesOfRole, type MemberPrincipal } from './principal.js';
-import { sessionTokenFromCookie } from '../members/session-token.js';
-import { findLiveSession } from '../members/session-store.js';
+import { sessionTokenFromCookie } from './session-token.js';
+import { findLiveSession } from './session-store.js';
 
 /**
  * Session cookie → member principal. Postgres is asked on every request (one indexed read): a

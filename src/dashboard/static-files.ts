@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { packageRoot } from '../paths.js';
+import { packageRoot } from '../package/paths.js';
 import type { Reply } from '../http/reply.js';
 
 export const dashboardDir = join(packageRoot, 'dist', 'dashboard');

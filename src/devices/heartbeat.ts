@@ -7,9 +7,9 @@ import { deviceUnauthorized } from './authenticate-device.js';
 import { assignments } from './device-store.js';
 import { inboundCapability, type InboundCapability } from './inbound-capability.js';
 import { syncSims } from './sims.js';
-import { trustedTime, type ClockSkewWarning } from '../dispatch/clock.js';
+import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import type { Heartbeat } from './schemas.js';
-import { isResting, syncDeviceState, type PhoneCondition } from './device-state.js';
+import { isResting, syncDeviceState, type PhoneCondition } from '../dispatch-queue/device-state.js';
 
 /**
  * Mirrors the phone's condition into its dispatch state, and wakes it when it may take jobs again.

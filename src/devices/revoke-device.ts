@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type DbClient } from '../db/pool.js';
 import { applyTransitions } from '../messages/transitions.js';
-import { syncDeviceState } from './device-state.js';
+import { syncDeviceState } from '../dispatch-queue/device-state.js';
 import { getDevice } from './device-view.js';
 import type { Device } from './schemas.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';

@@ -1,12 +1,12 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { syncDeviceState } from './device-state.js';
+import { syncDeviceState } from '../dispatch-queue/device-state.js';
 import { checkedSendWindows, deviceSendWindowsChanged } from '../send-windows/settings.js';
 import { getDevice } from './device-view.js';
 import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';
 import type { SendWindows } from '../send-windows/windows.js';
-import { pushAppEvent } from '../mobile-api/app-events.js';
+import { pushAppEvent } from './app-events.js';
 
 /** What PATCH may change, plus the pacing limits only the operator sets (CLI `device update`). */
 export type DeviceChanges = UpdateDeviceBody & {

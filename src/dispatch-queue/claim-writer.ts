@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { applyTransitionsLean, type Transition } from '../messages/transitions.js';
 import { countStatusChanges } from '../metrics/metrics.js';

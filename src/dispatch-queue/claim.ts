@@ -1,8 +1,8 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { claimJobs as claimFromQueues, type ClaimJobsArgs, type ClaimJobsKeys } from '../redis/scripts/claim-jobs.js';
 import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { utcDay } from '../redis/keys.js';
-import { syncDeviceState } from '../devices/device-state.js';
+import { syncDeviceState } from './device-state.js';
 import type { ClaimWriter } from './claim-writer.js';
 import { returnToQueues } from './return-to-queues.js';
 import { HIGH_PRIORITY_LEAD_MS, IGNORE_WINDOWS_LEAD_MS } from './entries.js';

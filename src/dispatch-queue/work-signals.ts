@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PathId, DateTime, Int } from '../http/schema-kit.js';
-import { PhoneDateTime } from './phone-time.js';
+import { PhoneDateTime } from '../time/phone-time.js';
 
 export const REPORTABLE = ['sending', 'sent', 'delivered', 'failed'] as const;
 export type ReportableStatus = (typeof REPORTABLE)[number];

@@ -3,10 +3,10 @@ import { applyTransitionsLean, type ChangedLean, type Transition } from '../mess
 import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/message.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
-import { trustedTime, type ClockSkewWarning } from './clock.js';
+import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
 import { withdrawJobs } from './withdraw-jobs.js';
-import { resendReportedFailures } from '../messages/auto-resend/after-reports.js';
+import { resendReportedFailures } from '../sending/auto-resend/after-reports.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 
 export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };

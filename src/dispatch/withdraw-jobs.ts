@@ -5,7 +5,7 @@ import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
-import { phoneDoor, requestCancellations } from '../mobile-api/cancellations.js';
+import { phoneDoor, requestCancellations } from './cancellations.js';
 
 /**
  * Why a job left a phone: the timeline code of its `claimed → queued` event. A mobile phone's
@@ -26,7 +26,7 @@ const BATCH = 1000;
 /**
  * Takes back jobs a phone claimed and has not acknowledged `sending` for (all of them, or those
  * named). A phone of the mobile API (SMS Gateway for Android) acknowledges nothing before it
- * sends: its jobs are asked back instead (src/mobile-api/cancellations.ts) and move once it
+ * sends: its jobs are asked back instead (src/dispatch/cancellations.ts) and move once it
  * confirms, through takeBackJobs; nothing is withdrawn now.
  */
 export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason, avoidUntil: number): Promise<string[]> {

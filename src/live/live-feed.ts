@@ -6,7 +6,7 @@ import { errorReply, toHafatraError } from '../http/reply.js';
 import { refuseCrossSite } from '../http/same-origin.js';
 import { sessionAuthenticator } from '../auth/authenticate-session.js';
 import { scopesOfRole, type MemberPrincipal } from '../auth/principal.js';
-import { liveSessionsAmong } from '../members/session-store.js';
+import { liveSessionsAmong } from '../auth/session-store.js';
 import { every } from '../periodic/every.js';
 import { errors } from '../errors/errors.js';
 import { orgSignatures } from './signatures.js';

@@ -5,7 +5,7 @@ import { inTransaction } from '../db/pool.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { belongsElsewhere, changeMembership, findMemberByEmail, membersOf, membershipOf, normalizeEmail } from './member-store.js';
 import { createLink, linkUrl, openInvitations, revokeInvitation } from './links.js';
-import { endMemberSessions } from './session-store.js';
+import { endMemberSessions } from '../auth/session-store.js';
 import { dashboardBaseUrl } from './base-url.js';
 import { ChangeRoleBody, InviteBody } from './schemas.js';
 

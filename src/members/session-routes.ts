@@ -6,8 +6,8 @@ import { recordAudit, recordAuditInEveryOrganization } from '../audit/record-aud
 import type { MemberPrincipal } from '../auth/principal.js';
 import { describeMe } from './me.js';
 import { signIn } from './sign-in.js';
-import { clearedSessionCookie, sessionCookie } from './session-token.js';
-import { endMemberSessions, endSession, switchSessionOrganization } from './session-store.js';
+import { clearedSessionCookie, sessionCookie } from '../auth/session-token.js';
+import { endMemberSessions, endSession, switchSessionOrganization } from '../auth/session-store.js';
 import { findMember, normalizeEmail, organizationsOf, setPasswordHash } from './member-store.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './password.js';
 import { checkPasswordLimited } from './password-attempts.js';

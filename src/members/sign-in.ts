@@ -3,7 +3,7 @@ import { errors } from '../errors/errors.js';
 import { checkPasswordLimited } from './password-attempts.js';
 import { verifyPassword } from './password.js';
 import { findMemberByEmail, markSignedIn, organizationsOf, type MemberRow } from './member-store.js';
-import { insertSession } from './session-store.js';
+import { insertSession } from '../auth/session-store.js';
 
 export interface NewSession {
   memberId: string;

@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { withinTimeout } from './within-timeout.js';
 
 /** Several scrapers (or a fast scrape interval) share one count this long. */

@@ -11,7 +11,7 @@ import { createRedis, type Redis } from '../redis/connection.js';
 import { subscribeDeviceSignals } from '../redis/device-signals.js';
 import { atLeast } from './app-version.js';
 import { authenticateAppDevice } from './authenticate-app.js';
-import { holdStreamsLocally, releaseStreamsLocally, type AppEventSignal } from './app-events.js';
+import { holdStreamsLocally, releaseStreamsLocally, type AppEventSignal } from '../devices/app-events.js';
 import { AppStream } from './app-stream.js';
 import { StreamRegistry } from './stream-registry.js';
 import { MOBILE_PREFIX, mobilePaths } from './mobile-route.js';

@@ -4,7 +4,7 @@ import { every } from '../periodic/every.js';
 import type { AiReader } from './ai/index.js';
 import type { Provider } from './reading/index.js';
 import { aiReaderFromConfig } from './ai-reader-config.js';
-import { PARSE_QUEUE, bullConnection, type ParseJobData } from './parse-queue.js';
+import { PARSE_QUEUE, bullConnection, type ParseJobData } from '../context/parse-queue.js';
 import { finishAi, readIncoming } from './read-incoming.js';
 
 export interface MobileMoneyWorkerOptions {

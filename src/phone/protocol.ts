@@ -6,7 +6,7 @@ import type { Job } from '../dispatch-queue/claim.js';
 import type { StatusReport } from '../dispatch/schemas.js';
 import type { Heartbeat } from '../devices/schemas.js';
 import type { IncomingSms } from '../incoming/schemas.js';
-import type { ClockSkewWarning } from '../dispatch/clock.js';
+import type { ClockSkewWarning } from '../time/phone-clock.js';
 
 export type { Job, StatusReport, Heartbeat, IncomingSms };
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { syncDeviceState, syncOrgDeviceStates } from '../devices/device-state.js';
+import { syncDeviceState, syncOrgDeviceStates } from '../dispatch-queue/device-state.js';
 import { normalizeSendWindows, sendWindowsProblem, SendWindowsSchema, type SendWindows } from './windows.js';
 import { compileValidator } from '../http/validation.js';
 import { updateOrgSendWindows } from './sql/update-org-send-windows.js';

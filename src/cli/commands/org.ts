@@ -1,8 +1,8 @@
 import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
 import { findOrganization, insertOrganization, listOrganizations, updateOrganization, type OrganizationSettings } from '../../orgs/org-store.js';
-import { MAX_AUTO_RESENDS, neverResentCode } from '../../messages/auto-resend/policy.js';
+import { MAX_AUTO_RESENDS, neverResentCode } from '../../sending/auto-resend/policy.js';
 import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
-import { syncOrgDeviceStates } from '../../devices/device-state.js';
+import { syncOrgDeviceStates } from '../../dispatch-queue/device-state.js';
 import { sendWindowsOption, setOrgSendWindows } from '../../send-windows/settings.js';
 import { formatSendWindowsText } from '../../send-windows/text.js';
 import type { Organization } from '../../orgs/org-store.js';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from '../client.js';
 import { pipelineByNode } from '../pipeline-by-node.js';
-import { luaDir } from '../../paths.js';
+import { luaDir } from '../../package/paths.js';
 
 /**
  * Lua scripts live one per file in lua/, named `<name>-<numberOfKeys>.lua` (BullMQ's convention).

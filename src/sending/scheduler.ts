@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
 import { moveDueBatches, SCHEDULE_TIMING } from './move-due.js';
-import { rebuildScheduleIfLost, scheduleOverdue } from './rebuild.js';
+import { rebuildScheduleIfLost, scheduleOverdue } from '../scheduling/rebuild.js';
 
 /**
  * The worker's scheduler: every second, the Redis schedule rebuilt if Redis lost it (one EXISTS

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
-import type { DeviceOperation } from '../dispatch/frame-handlers.js';
-import { recordHeartbeat } from './heartbeat.js';
-import { HeartbeatBody, type Heartbeat } from './schemas.js';
+import type { DeviceOperation } from './frame-handlers.js';
+import { recordHeartbeat } from '../devices/heartbeat.js';
+import { HeartbeatBody, type Heartbeat } from '../devices/schemas.js';
 
 /** The socket's `heartbeat` frame: same schema and service as POST /device/v1/heartbeat. */
 export function heartbeatOperation(ctx: AppContext): DeviceOperation {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { pushAppEvent } from './app-events.js';
+import { pushAppEvent } from '../devices/app-events.js';
 
 /** A mobile phone as the withdrawal rules see it (devices.protocol, confirms_cancellation). */
 export interface PhoneDoor {

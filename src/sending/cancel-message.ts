@@ -1,8 +1,8 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { applyTransitions } from './transitions.js';
-import { selectMessage } from './sql/select-messages.js';
-import { toMessage } from './message.js';
+import { applyTransitions } from '../messages/transitions.js';
+import { selectMessage } from '../messages/sql/select-messages.js';
+import { toMessage } from '../messages/message.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 
 /**

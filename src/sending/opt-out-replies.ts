@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
-import { sendMessages } from '../messages/send-messages.js';
-import type { OptOutOutcome } from './from-incoming.js';
+import { sendMessages } from './send-messages.js';
+import type { OptOutOutcome } from '../opt-outs/from-incoming.js';
 
 /**
  * The organization's reply to each number that just opted out or back in, when it configured one

@@ -1,5 +1,5 @@
-import type { BatchFields } from './sql/insert-messages.js';
-import { acceptedMessages } from './message.js';
+import type { BatchFields } from '../messages/sql/insert-messages.js';
+import { acceptedMessages } from '../messages/message.js';
 import type { SendResult } from './send-request.js';
 import type { PreparedBatch } from './prepare-batch.js';
 import { OPTED_OUT } from '../opt-outs/split-opted-out.js';

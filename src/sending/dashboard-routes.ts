@@ -4,7 +4,7 @@ import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { Text } from '../http/schema-kit.js';
 import { findOrganization } from '../orgs/org-store.js';
-import { normalizeRecipient } from './recipients.js';
+import { normalizeRecipient } from '../messages/recipients.js';
 
 const CheckRecipientsBody = Type.Object({ to: Type.Array(Text({ maxLength: 64 }), { minItems: 1, maxItems: 10_000 }) }, { additionalProperties: false });
 const StatusesQuery = Type.Object({ ids: Text({ minLength: 1, maxLength: 500 * 65 }) }, { additionalProperties: false });

@@ -1,5 +1,5 @@
 import type { ChainableCommander } from 'ioredis';
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/carriers.js';
 import { encodeOpenTimes, type SendWindows } from '../send-windows/windows.js';
 

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { createBullConnection, type Redis } from '../redis/connection.js';
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import type { Config } from '../config/config.js';
 
 /** Received SMS waiting to be read for mobile money; one job per batch of stored SMS. */

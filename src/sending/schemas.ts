@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Int, Nullable, PathId, Text } from '../http/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
-import { MESSAGE_STATUSES, MessageEventSchema, MessageSchema } from './message.js';
+import { MESSAGE_STATUSES, MessageEventSchema, MessageSchema } from '../messages/message.js';
 import { AutoResendAttempts } from './auto-resend/policy.js';
 import { SendAtSchema, ValidForSchema } from '../scheduling/send-at.js';
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context/app-context.js';
-import type { ChangedLean } from '../transitions.js';
+import type { ChangedLean } from '../../messages/transitions.js';
 import { resendFailed } from './resend-failures.js';
 
 /** Failed messages the resend lane (`ctx.resends`, a SerialLane) takes per round. */

@@ -1,11 +1,11 @@
 import type { Config } from '../config/config.js';
-import type { CommandIo } from '../cli/command.js';
-import { openContext, closeContext } from './runtime.js';
+import type { CommandIo } from './command.js';
+import { openContext, closeContext } from '../app/runtime.js';
 import { migrate } from '../db/migrate.js';
-import { startApiServer, type ApiServer } from './api-server.js';
-import { apiExtensions } from './api-extensions.js';
-import { startWorkers, type Workers } from './workers.js';
-import { bootstrapDefaultOrg, firstOwnerSetupToken } from './bootstrap.js';
+import { startApiServer, type ApiServer } from '../app/api-server.js';
+import { apiExtensions } from '../app/api-extensions.js';
+import { startWorkers, type Workers } from '../app/workers.js';
+import { bootstrapDefaultOrg, firstOwnerSetupToken } from '../app/bootstrap.js';
 import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
 import { checkEvictionPolicy } from '../redis/eviction-policy.js';

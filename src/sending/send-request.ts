@@ -1,4 +1,4 @@
-import type { Message } from './message.js';
+import type { Message } from '../messages/message.js';
 import type { SendMessagesBody } from './schemas.js';
 
 /** What a send answers (202), and what a replay answers again. */
@@ -14,7 +14,7 @@ export interface SendRequest extends SendMessagesBody {
   /** An automatic resend of resendOfId (src/messages/auto-resend): what the chain carries on. */
   automatic?: AutomaticResend;
   /**
-   * The organization's reply to a stop or start word (src/opt-outs/replies.ts), written as a
+   * The organization's reply to a stop or start word (src/sending/opt-out-replies.ts), written as a
    * system send; the reply to a stop is the one send the opt-out list lets through.
    */
   optOutReply?: 'stop' | 'start';

@@ -6,11 +6,11 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, SendMessages
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { messageDetailJson, selectFilteredMessagePage, selectMessageDetails, selectMessagePage, type MessageDetailRow } from './sql/select-messages.js';
+import { messageDetailJson, selectFilteredMessagePage, selectMessageDetails, selectMessagePage, type MessageDetailRow } from '../messages/sql/select-messages.js';
 import { findOrganization } from '../orgs/org-store.js';
-import { normalizeRecipient } from './recipients.js';
+import { normalizeRecipient } from '../messages/recipients.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
-import { MessageSchema, toMessage } from './message.js';
+import { MessageSchema, toMessage } from '../messages/message.js';
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
   // Clients poll messages by id: concurrent reads share one query, and while two are running the

@@ -3,7 +3,7 @@ import { toDispatchEntry, type DispatchEntry } from '../dispatch-queue/entries.j
 import { selectMessagesByIds } from '../messages/sql/select-messages.js';
 import { applyTransitions, type Transition } from '../messages/transitions.js';
 import { takeDueBatches, type TakenBatch } from '../redis/scripts/take-due-batches.js';
-import { selectScheduledMessages } from './sql/select-scheduled-messages.js';
+import { selectScheduledMessages } from '../scheduling/sql/select-scheduled-messages.js';
 import { countStatusChanges } from '../metrics/metrics.js';
 
 export const SCHEDULE_TIMING = {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.js';
 import { newId } from '../ids/ids.js';
 import { hashSessionToken, newSessionToken } from './session-token.js';
-import type { Role } from '../auth/principal.js';
+import type { Role } from './principal.js';
 
 export interface SessionLimits {
   idleMinutes: number;

@@ -1,8 +1,8 @@
 import type { AppContext } from '../context/app-context.js';
 import { newIds } from '../ids/ids.js';
-import { measureSms } from './encoding.js';
-import type { BatchFields } from './sql/insert-messages.js';
-import { acceptedMessages, type Message } from './message.js';
+import { measureSms } from '../messages/encoding.js';
+import type { BatchFields } from '../messages/sql/insert-messages.js';
+import { acceptedMessages, type Message } from '../messages/message.js';
 import type { SendRequest } from './send-request.js';
 import { batchMetaFormatter, dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
 import { OPTED_OUT } from '../opt-outs/split-opted-out.js';

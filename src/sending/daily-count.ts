@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { countMessagesCreated } from './sql/count-messages-created.js';
+import { countMessagesCreated } from '../messages/sql/count-messages-created.js';
 
 export const dayStartMs = (utcDay: string) => Date.UTC(Number(utcDay.slice(0, 4)), Number(utcDay.slice(4, 6)) - 1, Number(utcDay.slice(6, 8)));
 
