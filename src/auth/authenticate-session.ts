@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { errors } from '../errors/errors.js';
 import { scopesOfRole, type MemberPrincipal } from './principal.js';
 import { sessionTokenFromCookie } from './session-token.js';
@@ -8,7 +8,7 @@ import { findLiveSession } from './session-store.js';
  * Session cookie → member principal. Postgres is asked on every request (one indexed read): a
  * session ended on any API process, or a member removed, is refused on the next request here.
  */
-export function sessionAuthenticator(ctx: AppContext) {
+export function sessionAuthenticator(ctx: Infrastructure) {
   const limits = { idleMinutes: ctx.config.sessionIdleMinutes, maxHours: ctx.config.sessionMaxHours };
   return async function authenticateSession(cookie: string | undefined): Promise<MemberPrincipal> {
     const token = sessionTokenFromCookie(cookie);
