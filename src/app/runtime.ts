@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../time/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import { ParseQueueProducer } from '../context/parse-queue.js';
 import { SerialLane } from '../batching/serial-lane.js';
-import { createMetrics } from '../metrics/metrics.js';
+import { createMetrics } from '../infrastructure/metrics.js';
 import { watchStores } from '../metrics/store-gauges.js';
 import { RESENDS_PER_ROUND } from '../sending/auto-resend/after-reports.js';
 import { isClusterUrl } from '../redis/redis-url.js';

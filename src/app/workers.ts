@@ -10,7 +10,7 @@ import { foldTallyDeltas } from '../overview/tallies.js';
 import { resendMissedFailures } from '../sending/auto-resend/sweep.js';
 import { startScheduler } from '../sending/scheduler.js';
 import { startPartitionMaintenance } from '../messages/partitions/maintain-partitions.js';
-import { noticeShardChanges } from '../redis/shard-changes.js';
+import { noticeShardChanges } from './shard-changes.js';
 
 export interface Workers {
   close(): Promise<void>;

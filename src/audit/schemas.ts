@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 
 /** The query of GET /dashboard/v1/audit (routes.ts). */
 export const AuditQuery = Type.Object(

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Int } from '../http/schema-kit.js';
+import { Int } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { updateDevice } from './update-device.js';
 

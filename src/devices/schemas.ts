@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../http/schema-kit.js';
+import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../schemas/schema-kit.js';
 import { PhoneDateTime } from '../time/phone-time.js';
 import { ClockSkewWarningSchema } from '../time/phone-clock.js';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { syncDeviceState } from '../dispatch-queue/device-state.js';
-import { checkedSendWindows, deviceSendWindowsChanged } from '../send-windows/settings.js';
+import { checkedSendWindows, deviceSendWindowsChanged } from './send-window-settings.js';
 import { getDevice } from './device-view.js';
 import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';

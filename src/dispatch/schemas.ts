@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PathId, DateTime, Int } from '../http/schema-kit.js';
+import { PathId, DateTime, Int } from '../schemas/schema-kit.js';
 import { PhoneDateTime } from '../time/phone-time.js';
 
 export const REPORTABLE = ['sending', 'sent', 'delivered', 'failed'] as const;

@@ -7,7 +7,7 @@ import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
 import { withdrawJobs } from './withdraw-jobs.js';
 import { resendReportedFailures } from '../sending/auto-resend/after-reports.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 
 export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 

@@ -3,7 +3,7 @@ import { toDispatchEntry } from '../dispatch-queue/entries.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../messages/message.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
 import { phoneDoor, requestCancellations } from './cancellations.js';
 

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { publicRoute, type AnyRoute } from './router.js';
-import { ErrorBody } from './schema-kit.js';
+import { ErrorBody } from '../schemas/schema-kit.js';
 import { packageVersion } from '../package/version.js';
 
 /**

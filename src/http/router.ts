@@ -1,7 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { parseJson, readBody, type BodyResult } from './body.js';
-import { compileValidator } from './validation.js';
+import { compileValidator } from '../schemas/validation.js';
 import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
 import { clientAddressFrom, clientAddressOf } from './client-address.js';
 import type { AddressBuckets } from '../limits/address-buckets.js';

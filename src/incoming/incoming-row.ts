@@ -1,4 +1,4 @@
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { Queryable } from '../db/pool.js';
 import type { IncomingMessage } from './schemas.js';
 

@@ -4,7 +4,7 @@ import type { Redis } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Logger } from '../logging/logger.js';
 import type { Clock } from '../time/clock.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics } from './metrics.js';
 
 /** A process's settings and connections: what the services it owns are built from. */
 export interface Infrastructure {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 
 export const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('viewer')], {
   errorMessage: 'must be owner, admin or viewer',

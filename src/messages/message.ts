@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { DateTime, Nullable, NullableDateTime } from '../schemas/schema-kit.js';
 
 /**
  * What a Message is, in every form it takes: the public resource (schema and type), the row it

@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
-import { withinTimeout } from './within-timeout.js';
+import { withinTimeout } from '../infrastructure/within-timeout.js';
 
 /** Several scrapers (or a fast scrape interval) share one count this long. */
 export const SCRAPE_READ_CACHE_MS = 5_000;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.js';
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { MobileMoneyEvent } from './schemas.js';
 import type { Classification, ParsingStatus, Provider, ReadingFields } from './reading/index.js';
 import type { AiStatus } from './ai/index.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { DateTime, Nullable, NullableDateTime } from '../schemas/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 
 export const CLASSIFICATIONS = ['matched', 'ambiguous', 'unknown'] as const;

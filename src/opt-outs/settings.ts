@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/pool.js';
-import { Nullable, Text } from '../http/schema-kit.js';
+import { Nullable, Text } from '../schemas/schema-kit.js';
 import { DEFAULT_START_WORDS, DEFAULT_STOP_WORDS, keywordsOf, MAX_WORD_LENGTH, MAX_WORDS, type Keywords } from './keywords.js';
 
 /**

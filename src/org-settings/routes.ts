@@ -3,7 +3,7 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Int, Nullable, Text } from '../http/schema-kit.js';
+import { Int, Nullable, Text } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { findOrganization, updateOrganization, type Organization } from '../orgs/org-store.js';
 import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../sending/auto-resend/policy.js';
@@ -12,7 +12,7 @@ import { syncOrgDeviceStates } from '../dispatch-queue/device-state.js';
 import { keywordsOfSettings, OptOutSetting, optOutSettingsView, selectOptOutSettings, updateOptOutSettings } from '../opt-outs/settings.js';
 import { wordsProblem } from '../opt-outs/keywords.js';
 import { SendWindowsSetting } from '../send-windows/windows.js';
-import { checkedSendWindows, orgSendWindowsChanged } from '../send-windows/settings.js';
+import { checkedSendWindows, orgSendWindowsChanged } from '../devices/send-window-settings.js';
 import { updateOrgSendWindows } from '../send-windows/sql/update-org-send-windows.js';
 import { MAX_PRIVATE_TARGETS, normalisePrivateTargets } from '../webhooks/delivery/private-targets.js';
 

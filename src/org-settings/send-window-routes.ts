@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { Nullable, NullableDateTime } from '../schemas/schema-kit.js';
 import { isOpenAt, nextChange, SendWindowsSchema, SendWindowsSetting, type SendWindows } from '../send-windows/windows.js';
 import { selectOrgSendWindows } from '../send-windows/sql/org-send-windows.js';
 import { selectDeviceSendWindows } from '../send-windows/sql/device-send-windows.js';
-import { setOrgSendWindows } from '../send-windows/settings.js';
+import { setOrgSendWindows } from '../devices/send-window-settings.js';
 import { updateDevice } from '../devices/update-device.js';
 
 const PutSendWindowsBody = Type.Object({ sendWindows: SendWindowsSetting }, { additionalProperties: false });

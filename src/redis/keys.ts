@@ -50,7 +50,7 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
     schedule: () => ({ due: `${prefix}:{sched}:due`, moving: `${prefix}:{sched}:moving` }),
     /** Marker written after the schedule was rebuilt from Postgres; its absence means Redis lost data. */
     scheduleBuilt: () => `${prefix}:schedule-built`,
-    /** The cluster's masters when a worker last looked (src/redis/shard-changes.ts). */
+    /** The cluster's masters when a worker last looked (src/app/shard-changes.ts). */
     clusterMasters: () => `${prefix}:cluster-masters`,
     /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
     queuesBuilt: () => `${prefix}:queues-built`,

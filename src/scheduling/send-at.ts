@@ -1,7 +1,7 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
 import { parsePhoneTime } from '../time/phone-time.js';
 import { errors } from '../errors/errors.js';
-import { TEXT_PATTERN } from '../http/schema-kit.js';
+import { TEXT_PATTERN } from '../schemas/schema-kit.js';
 
 /** How far ahead a send may be scheduled (the 30 days). */
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../http/schema-kit.js';
+import { Nullable } from '../schemas/schema-kit.js';
 
 /**
  * Send windows (quiet hours, issue 21): when an organization, or one of its phones, may send.

@@ -3,7 +3,7 @@ import { errors } from '../errors/errors.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { selectMessage } from '../messages/sql/select-messages.js';
 import { toMessage } from '../messages/message.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 
 /**
  * Withdraws a message no phone has claimed. Postgres decides (a claim racing the cancel loses or

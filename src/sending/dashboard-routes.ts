@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 import { findOrganization } from '../orgs/org-store.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 

@@ -4,7 +4,7 @@ import { selectMessagesByIds } from '../messages/sql/select-messages.js';
 import { applyTransitions, type Transition } from '../messages/transitions.js';
 import { takeDueBatches, type TakenBatch } from '../redis/scripts/take-due-batches.js';
 import { selectScheduledMessages } from '../scheduling/sql/select-scheduled-messages.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 
 export const SCHEDULE_TIMING = {
   /** How often the worker looks for due batches: a message is queued at most this late, plus its move. */

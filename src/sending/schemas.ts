@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Int, Nullable, PathId, Text } from '../http/schema-kit.js';
+import { Int, Nullable, PathId, Text } from '../schemas/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { MESSAGE_STATUSES, MessageEventSchema, MessageSchema } from '../messages/message.js';
 import { AutoResendAttempts } from './auto-resend/policy.js';

@@ -1,5 +1,5 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { TEXT_PATTERN } from '../http/schema-kit.js';
+import { TEXT_PATTERN } from '../schemas/schema-kit.js';
 
 /**
  * The one rule for every timestamp a phone sends (heartbeat `sentAt`, status `at`, incoming

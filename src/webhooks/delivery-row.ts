@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.js';
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { DeliveryStatus, WebhookDelivery } from './schemas.js';
 
 export interface DeliveryRow {

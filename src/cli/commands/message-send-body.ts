@@ -1,5 +1,5 @@
 import { UsageError, type CommandArgs } from '../command.js';
-import { compileValidator } from '../../http/validation.js';
+import { compileValidator } from '../../schemas/validation.js';
 import { validIdempotencyKey } from '../../http/request-headers.js';
 import { SendMessagesBody } from '../../sending/schemas.js';
 

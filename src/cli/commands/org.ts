@@ -3,7 +3,7 @@ import { findOrganization, insertOrganization, listOrganizations, updateOrganiza
 import { MAX_AUTO_RESENDS, neverResentCode } from '../../sending/auto-resend/policy.js';
 import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
 import { syncOrgDeviceStates } from '../../dispatch-queue/device-state.js';
-import { sendWindowsOption, setOrgSendWindows } from '../../send-windows/settings.js';
+import { sendWindowsOption, setOrgSendWindows } from '../../devices/send-window-settings.js';
 import { formatSendWindowsText } from '../../send-windows/text.js';
 import type { Organization } from '../../orgs/org-store.js';
 import { normalisePrivateTargets } from '../../webhooks/delivery/private-targets.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Int } from '../../http/schema-kit.js';
+import { Int } from '../../schemas/schema-kit.js';
 
 /** At most this many automatic resends of one message (the organizations table's CHECK, migration 026). */
 export const MAX_AUTO_RESENDS = 5;

@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
-import { isCluster } from './client.js';
+import { isCluster } from '../redis/client.js';
 
 /**
  * The masters serving a cluster's slots, as `<node id>` sorted: a replica promoted over a dead

@@ -1,10 +1,10 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { syncDeviceState, syncOrgDeviceStates } from '../dispatch-queue/device-state.js';
-import { normalizeSendWindows, sendWindowsProblem, SendWindowsSchema, type SendWindows } from './windows.js';
-import { compileValidator } from '../http/validation.js';
-import { updateOrgSendWindows } from './sql/update-org-send-windows.js';
-import { parseSendWindowsText, SEND_WINDOW_EXAMPLE } from './text.js';
+import { normalizeSendWindows, sendWindowsProblem, SendWindowsSchema, type SendWindows } from '../send-windows/windows.js';
+import { compileValidator } from '../schemas/validation.js';
+import { updateOrgSendWindows } from '../send-windows/sql/update-org-send-windows.js';
+import { parseSendWindowsText, SEND_WINDOW_EXAMPLE } from '../send-windows/text.js';
 
 /** A window set as given, checked (400 naming the field under `field`) and in its stored form. */
 export function checkedSendWindows(w: SendWindows | null, field: string): SendWindows | null {
