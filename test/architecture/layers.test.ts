@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ARCHITECTURE_DOC, BEGIN, END, layersDiagram, withDiagram } from './diagram.js';
-import { type FileImport, type LayerRules, readImports, readRules, ROOT, violations } from './layers.js';
+import { type FileImport, type LayerRules, readImports, readRules, ROOT, ROOT_GROUP, violations } from './layers.js';
 
 describe('the layers of src/ (docs/layers.json)', () => {
   const imports = readImports();
@@ -12,6 +12,11 @@ describe('the layers of src/ (docs/layers.json)', () => {
   it('hold: no import runs up a layer unless listed with its reason, no large circle of folders, few pairs importing each other', () => {
     const problems = violations(imports, rules);
     expect(problems, `\n${problems.join('\n')}\n`).toEqual([]);
+  });
+
+  it('name only folders that exist', () => {
+    const listed = rules.layers.flatMap((layer) => layer.folders).filter((folder) => folder !== ROOT_GROUP);
+    expect(listed.filter((folder) => !existsSync(join(ROOT, 'src', folder)))).toEqual([]);
   });
 
   it('are drawn in docs/architecture.md as they are (npm run layers:diagram redraws them)', () => {
