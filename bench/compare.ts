@@ -6,14 +6,17 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compareTable, type Run } from './report/compare-table.js';
+import { buildsTable, type Build, type Run } from './report/compare-table.js';
 
-const USAGE = `npm run bench:compare -- <git-rev> [--rounds 2] [scenario …] [bench options]  (the revision first)
+const USAGE = `npm run bench:compare -- <git-rev>[,<git-rev>…] [--rounds 2] [scenario …] [bench options]  (the revisions first)
 
 Builds <git-rev> in a temporary worktree (kept in ${tmpdir()}/hafatra-compare-<sha> for the next
 comparison), then runs \`bench/run.ts\` with the same scenarios and options on that build and on
 this checkout, alternating, --rounds times each (default 2). Prints every figure of both: the
-ratio to its ceiling of the same run when it has one, else its value, and the change.`;
+ratio to its ceiling of the same run when it has one, else its value, and the change.
+Several revisions, oldest first and separated by commas, bisect a range in one run: every build
+runs once a round, the order turned around each round, and each column's change is against the
+column before it.`;
 
 function run(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, HAFATRA_BENCH_FROM_SOURCE: '' } });
@@ -56,16 +59,19 @@ function main(argv: string[]): number {
   const benchArgs = at < 0 ? rest : rest.filter((_, i) => i !== at && !(i === at + 1 && !rest[at]!.includes('=')));
   const rounds = Number(roundsArg);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds: a whole number of at least 1');
-  const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { encoding: 'utf8' }).trim();
+  const revs = rev.split(',').filter((r) => r !== '');
   const here = resolve('.');
-  const base = prepareBase(sha);
+  const builds = revs.map((r) => {
+    const sha = execFileSync('git', ['rev-parse', '--verify', `${r}^{commit}`], { encoding: 'utf8' }).trim();
+    return { name: r, dir: prepareBase(sha), runs: [] as Build['runs'] };
+  });
+  builds.push({ name: 'this build', dir: here, runs: [] });
   const out = join('bench', 'results', `compare-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const runs: { base: Run[]; current: Run[] } = { base: [], current: [] };
   for (let round = 1; round <= rounds; round++) {
-    const order = round % 2 === 1 ? (['base', 'current'] as const) : (['current', 'base'] as const);
-    for (const which of order) runs[which].push(benchOnce(which === 'base' ? base : here, `${which}-${round}`, benchArgs, resolve(out)));
+    const order = round % 2 === 1 ? builds : [...builds].reverse();
+    for (const b of order) b.runs.push(benchOnce(b.dir, `${b === builds.at(-1) ? 'current' : builds.length === 2 ? 'base' : b.name}-${round}`, benchArgs, resolve(out)));
   }
-  const table = compareTable(rev, runs.base, runs.current);
+  const table = buildsTable(builds);
   console.log(`\n${table}`);
   writeFileSync(join(out, 'compare.md'), `${table}\n`);
   console.log(`\n${join(out, 'compare.md')}`);

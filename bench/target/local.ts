@@ -41,7 +41,8 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
     REDIS_URL: services.redisUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    // info: the access log's line per request, as a server run with the defaults writes it.
+    LOG_LEVEL: process.env.HAFATRA_BENCH_LOG_LEVEL ?? 'warn',
     // Stopping the target needs no load-balancer drain.
     HAFATRA_DRAIN_SECONDS: '0',
     HAFATRA_KEY_RATE_PER_SECOND: '1000000',

@@ -11,6 +11,7 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { readSettings, settings } from '../config/config.js';
 import { createDevCertificate, type DevCertificate } from '../webhooks/delivery/dev-certificate.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from '../webhooks/delivery/headers.js';
 import { verifyWebhookSignature } from '../webhooks/delivery/signature.js';
@@ -130,7 +131,7 @@ export async function runWebhookListener(opts: WebhookListenerOptions): Promise<
   let certPath: string | null = null;
   let create = () => http.createServer(onRequest);
   if (opts.tls) {
-    const dataDir = resolve(opts.dataDir ?? process.env.HAFATRA_DATA_DIR ?? '.hafatra');
+    const dataDir = resolve(opts.dataDir ?? readSettings({ dataDir: settings.dataDir }).dataDir);
     const certificate = loadOrCreateCertificate(join(dataDir, 'webhook-listener'));
     certPath = certificate.certPath;
     create = () => https.createServer({ cert: certificate.cert, key: certificate.key }, onRequest);

@@ -42,7 +42,7 @@ export function createDb(url: string, max: number, opts: PoolOptions = {}): Db {
  * per message (or an index range per status, for lists) whatever the table's size when it was
  * made. Only statements written as index lookups and index ranges run here, so their generic plan
  * is always the one to keep, and it is forced: left to choose, Postgres planned the message list
- * afresh at every call (15 ms over nine monthly partitions, against 2 ms to run the kept plan).
+ * afresh at every call over every monthly partition, which cost more than running the kept plan.
  */
 export function createHotDb(url: string, max: number, opts: PoolOptions = {}): HotDb {
   return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c plan_cache_mode=force_generic_plan`, opts) as HotDb;

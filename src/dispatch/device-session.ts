@@ -2,6 +2,7 @@ import type { WebSocket } from '../http/uws.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { RecentAnswers } from './recent-answers.js';
 import type { FrameBudget } from './frame-budget.js';
+import type { FrameContext } from './frame-handlers.js';
 
 export interface SocketData {
   principal: DevicePrincipal;
@@ -32,10 +33,14 @@ export class DeviceSession {
   closed = false;
   /** Jobs sent to the phone and not yet reported sent or failed: bounds what one phone holds. */
   outstanding = 0;
-  /** Answers to this socket's recent frames, for resends with the same ref. */
-  readonly answers = new RecentAnswers();
-  /** Set when the socket opens (src/dispatch/frame-budget.ts). */
-  budget!: FrameBudget;
+  /**
+   * Made at the socket's first frame, not when it opens: ten thousand phones that hold a socket
+   * and say nothing cost no memory for them.
+   */
+  private recent: RecentAnswers | undefined;
+  budget: FrameBudget | undefined;
+  /** What answering a frame of this socket needs (src/dispatch/frame-handlers.ts), made once. */
+  frameContext: FrameContext | undefined;
   pushing = false;
   pushAgain = false;
   retryTimer: NodeJS.Timeout | null = null;
@@ -51,6 +56,12 @@ export class DeviceSession {
 
   get deviceId(): string {
     return this.principal.deviceId;
+  }
+
+  /** Answers to this socket's recent frames, for resends with the same ref. */
+  get answers(): RecentAnswers {
+    this.recent ??= new RecentAnswers();
+    return this.recent;
   }
 
   private outbox: string[] = [];

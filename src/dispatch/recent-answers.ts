@@ -43,7 +43,7 @@ export class RecentAnswers {
         return;
       }
       // Only claim acks carry much (up to 100 jobs of 1600 characters); the rest is a few dozen bytes.
-      entry.bytes = reply.type === 'ack' && Array.isArray(reply.jobs) ? JSON.stringify(reply.jobs).length + 64 : 128;
+      entry.bytes = reply.type === 'ack' && Array.isArray(reply.jobs) ? jobsBytes(reply.jobs as { body?: unknown }[]) : 128;
       this.bytes += entry.bytes;
       this.evict();
     });
@@ -58,4 +58,15 @@ export class RecentAnswers {
       this.bytes -= entry.bytes;
     }
   }
+}
+
+/**
+ * What a claim ack's jobs hold, near enough to bound the memory of what is remembered: their
+ * bodies, and a fixed share for the other fields (ids, number, dates). Serializing the jobs to
+ * measure them cost as much as sending them.
+ */
+function jobsBytes(jobs: { body?: unknown }[]): number {
+  let bytes = 64;
+  for (const job of jobs) bytes += 160 + (typeof job.body === 'string' ? job.body.length : 0);
+  return bytes;
 }

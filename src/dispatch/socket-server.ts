@@ -124,6 +124,21 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   /** Phones closed for flooding, until when their new sockets are refused (a reconnect costs Postgres writes). */
   const cooling = new Map<string, number>();
   const budgetLimits = { ...FRAME_BUDGET_DEFAULTS, ratePerSecond: ctx.config.phoneFramesPerSecond, burst: ctx.config.phoneFrameBurst };
+  /** A socket's frame budget (src/dispatch/frame-budget.ts), made at its first frame. */
+  const frameBudget = (session: DeviceSession) =>
+    new FrameBudget(budgetLimits, {
+      answer: (reply) => {
+        if (reply.type === 'error' && reply.code === 'rate_limited') limited('phone_frames', session.principal);
+        session.send(reply);
+        if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
+      },
+      flooded: () => {
+        ctx.log.warn({ deviceId: session.deviceId, orgId: session.principal.orgId }, 'phone socket closed: frames past its budget');
+        if (cooling.size > 10_000) for (const [id, until] of cooling) if (until < Date.now()) cooling.delete(id);
+        cooling.set(session.deviceId, Date.now() + FLOOD_COOL_DOWN_MS);
+        session.end(CLOSE_FLOODING, 'too many frames past the budget');
+      },
+    });
 
   app.ws<SocketData>(SOCKET_PATH, {
     maxPayloadLength: 256 * 1024,
@@ -162,19 +177,6 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     open: (ws) => {
       const data = ws.getUserData();
       const session = new DeviceSession(ws, data.principal, data.maxJobs);
-      session.budget = new FrameBudget(budgetLimits, {
-        answer: (reply) => {
-          if (reply.type === 'error' && reply.code === 'rate_limited') limited('phone_frames', session.principal);
-          session.send(reply);
-          if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
-        },
-        flooded: () => {
-          ctx.log.warn({ deviceId: session.deviceId, orgId: session.principal.orgId }, 'phone socket closed: frames past its budget');
-          if (cooling.size > 10_000) for (const [id, until] of cooling) if (until < Date.now()) cooling.delete(id);
-          cooling.set(session.deviceId, Date.now() + FLOOD_COOL_DOWN_MS);
-          session.end(CLOSE_FLOODING, 'too many frames past the budget');
-        },
-      });
       data.session = session;
       sessions.get(session.deviceId)?.end(CLOSE_REPLACED, 'replaced by a newer socket');
       sessions.set(session.deviceId, session);
@@ -184,18 +186,21 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     message: (ws, message) => {
       const session = ws.getUserData().session!;
       const parsed = parseFrame(Buffer.from(message).toString('utf8'));
+      session.budget ??= frameBudget(session);
+      session.frameContext ??= frameContext(session);
+      const fc = session.frameContext;
       session.budget.submit({
         ref: 'ref' in parsed ? parsed.ref : null,
         heartbeat: 'frame' in parsed && parsed.frame.type === 'heartbeat',
         bytes: message.byteLength,
-        run: () => answerFrame(frameContext(session), parsed),
+        run: () => answerFrame(fc, parsed),
       });
     },
     close: (ws) => {
       const session = ws.getUserData().session;
       if (!session) return;
       session.markClosed();
-      session.budget.stop();
+      session.budget?.stop();
       pusher.untrack(session);
       if (sessions.get(session.deviceId) === session) {
         sessions.delete(session.deviceId);

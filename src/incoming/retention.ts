@@ -29,5 +29,5 @@ export async function purgeExpiredBodies(ctx: AppContext, batch = BATCH): Promis
 
 /** The retention sweep of a worker process, every HAFATRA_SWEEP_INTERVAL_MS. */
 export function startRetentionSweep(ctx: AppContext): Periodic {
-  return every(ctx.config.sweepIntervalMs, 'incoming-retention', ctx.log, () => purgeExpiredBodies(ctx));
+  return every(ctx.config.sweepIntervalMs, 'incoming-retention', ctx, () => purgeExpiredBodies(ctx));
 }

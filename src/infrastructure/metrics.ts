@@ -17,6 +17,8 @@ export interface Metrics {
   webhookDeliveries: Counter<'outcome'>;
   passwordChecks: Counter<'outcome'>;
   limitedRequests: Counter<'limit'>;
+  backgroundRuns: Counter<'job' | 'outcome'>;
+  backgroundDuration: Histogram<'job'>;
   /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones, the webhook workers their queue). */
   sources: { phones?: () => number; webhookBacklog?: () => Promise<Record<string, number>> };
   /** Starts prom-client's process metrics (see attachMetrics): once, and only where they are scraped. */
@@ -89,6 +91,19 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
     }),
     reportBatchSize: new Histogram({ ...on, name: 'hafatra_report_batch_size', help: 'Status reports written in one batch.', buckets: BATCH_BUCKETS }),
+    backgroundRuns: new Counter({
+      ...on,
+      name: 'hafatra_background_runs_total',
+      help: 'Runs of a background job (sweeps, recoveries), by job and outcome (ok, error).',
+      labelNames: ['job', 'outcome'],
+    }),
+    backgroundDuration: new Histogram({
+      ...on,
+      name: 'hafatra_background_run_duration_seconds',
+      help: 'Time one run of a background job took, by job.',
+      labelNames: ['job'],
+      buckets: LATENCY_BUCKETS,
+    }),
   };
 }
 

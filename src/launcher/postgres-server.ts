@@ -37,13 +37,13 @@ function serverSettings(port: number): string[] {
     fsync: 'on',
     lc_messages: 'C',
     // A new 16 MB WAL segment is made under the WAL write lock, so every commit waits while it
-    // is filled with zeros: 11-31 ms every ~1.5 s in a fleet run, seen as 202 -> jobs spikes.
-    // Unfilled (as for copy-on-write file systems) it takes ~5 ms; fdatasync still persists
-    // the blocks each commit writes.
+    // is filled with zeros, seen in a fleet run as 202 -> jobs spikes. Unfilled (as for
+    // copy-on-write file systems) that wait is short; fdatasync still persists the blocks each
+    // commit writes. Figures: bench/README.md, "Measurements behind the code".
     wal_init_zero: 'off',
     // A checkpoint forced by WAL volume (1 GB by default: about 1.5M sent messages) flushes and
-    // fsyncs the data files while sends keep coming; its sync phase held commits back (bulk-send
-    // p99 at 25k msg/s: 155/236/255 ms, against 49/98/139 ms with 4 GB). Checkpoints then come
+    // fsyncs the data files while sends keep coming; its sync phase held commits back, and
+    // bulk-send's tail latency with them (bench/README.md). Checkpoints then come
     // every 5 minutes; the WAL may take up to ~4 GB of disk during long bursts.
     max_wal_size: '4GB',
     // Backends writing out dirty buffers ask the kernel to write them back every 256 kB, as the

@@ -103,7 +103,7 @@ export function attachLiveFeed(app: TemplatedApp, ctx: AppContext): LiveFeed {
     },
   });
 
-  const poll = every(POLL_MS, 'live-feed', ctx.log, async () => {
+  const poll = every(POLL_MS, 'live-feed', ctx, async () => {
     if (byOrg.size === 0) return;
     const now = await orgSignatures(ctx.db, [...byOrg.keys()]);
     for (const [orgId, sig] of now) {
@@ -118,7 +118,7 @@ export function attachLiveFeed(app: TemplatedApp, ctx: AppContext): LiveFeed {
     }
   });
 
-  const sessions = every(SESSION_CHECK_MS, 'live-feed-sessions', ctx.log, async () => {
+  const sessions = every(SESSION_CHECK_MS, 'live-feed-sessions', ctx, async () => {
     const open = [...byOrg.values()].flatMap((set) => [...set].map((ws) => ({ ws, data: ws.getUserData() })));
     if (open.length === 0) return;
     const live = await liveSessionsAmong(ctx.db, [...new Set(open.map((o) => o.data.principal.sessionId))], ctx.config.sessionIdleMinutes);

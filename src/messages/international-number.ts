@@ -2,8 +2,8 @@ import { Metadata } from 'libphonenumber-js/max';
 
 /**
  * A shortcut for recipients already written in E.164 ("+261341234567"), the form bulk senders
- * post. libphonenumber-js spends about 7 µs on each number (it rebuilds its metadata objects and
- * regular expressions on every call), which was a third of the API's CPU on a 500-recipient send.
+ * post. libphonenumber-js rebuilds its metadata objects and regular expressions on every call,
+ * which made it a large share of the API's CPU on a bulk send (bench/README.md).
  *
  * This answers only when it can prove the library would call the number valid, by the library's
  * own steps and the library's own metadata: the calling code is the first 1 to 3 digits that are

@@ -69,8 +69,8 @@ export async function applyTransitions(db: Queryable, transitions: Transition[],
 
 /**
  * The same, returning only what the hot paths (claims, status reports) need, as a prepared
- * statement on the hot pool: planning the statement cost about 0.5 ms a call (1.3 s of
- * Postgres in a fleet run), and the hot pool's connections keep its generic plan on indexes.
+ * statement on the hot pool: planning the statement at every call was a measurable share of
+ * Postgres's time in a fleet run, and the hot pool's connections keep its generic plan on indexes.
  */
 export async function applyTransitionsLean(hot: HotDb, transitions: Transition[], opts: TransitionOptions = {}): Promise<ChangedLean[]> {
   return (await runTransitions(hot, transitions, 'lean', opts)) as ChangedLean[];
@@ -83,13 +83,13 @@ export async function applyTransitionsLean(hot: HotDb, transitions: Transition[]
  * it changes, also when it waited for a concurrent writer and re-checked the row): reading it
  * first under FOR UPDATE wrote a row lock to every message, then the update wrote it again. Being one statement it is
  * atomic without a transaction, and a hot path pays one round trip where it paid six (under load
- * on two cores each round trip waits for a scheduler slot: the claim's Postgres write had a p99
- * of 51 ms with BEGIN, lock, update, timeline, subscriptions and COMMIT as separate statements).
+ * on two cores each round trip waits for a scheduler slot, which gave the claim's Postgres write
+ * a long tail when BEGIN, lock, update, timeline, subscriptions and COMMIT were separate statements).
  *
  * Unnamed (planned at every call) except on the hot pool: a generic plan made on an ordinary
  * connection while `messages` is small scans the table sequentially and hash-joins, and stays
- * cached as the table grows (fleet 2.2k against 4.1k msg/s in session 1; seq scans were half of
- * Postgres's CPU in a perf profile of the fleet). See createHotDb.
+ * cached as the table grows (the fleet then spent Postgres's CPU on sequential scans, and its rate
+ * fell). See createHotDb.
  */
 export function transitionStatement(shape: 'lean' | 'whole'): string {
   return `WITH t AS (

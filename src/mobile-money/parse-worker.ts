@@ -34,7 +34,7 @@ export function startMobileMoneyWorker(ctx: AppContext, opts: MobileMoneyWorkerO
   const worker = new Worker<ParseJobData>(PARSE_QUEUE, async (job) => readIncoming(ctx, job.data.incomingIds, reader), { connection, prefix: ctx.keys.bullPrefix.mobileMoney(), concurrency: 4 });
   worker.on('error', (err) => ctx.log.error({ err }, 'mobile-money worker error'));
   worker.on('failed', (job, err) => ctx.log.warn({ err, jobId: job?.id }, 'mobile-money parse job failed'));
-  const recovery = every(opts.recoveryIntervalMs ?? 5000, 'mobile-money-recovery', ctx.log, async () => {
+  const recovery = every(opts.recoveryIntervalMs ?? 5000, 'mobile-money-recovery', ctx, async () => {
     await recoverUnread(ctx, reader, opts.recoveryGraceMs ?? 10_000);
     await resumeStuckAi(ctx, reader, opts.aiStuckMs ?? 120_000);
   });

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../infrastructure/metrics.js';
 
 export interface Periodic {
   stop(): Promise<void>;
@@ -6,19 +7,36 @@ export interface Periodic {
   runNow(): Promise<void>;
 }
 
+/** Where a periodic task reports: its failures to the log, each run to the background-job metrics. */
+export interface PeriodicHost {
+  log: Logger;
+  metrics: Pick<Metrics, 'backgroundRuns' | 'backgroundDuration'>;
+}
+
 /**
- * Runs a task every intervalMs, never two at once, logging (not throwing) its failures: a loop
- * that dies on one Redis hiccup would silently stop recovering messages.
+ * Runs a task every intervalMs on its own timer, never two at once, logging (not throwing) its
+ * failures: a loop that dies on one Redis hiccup would silently stop recovering messages, and
+ * tasks that shared one loop skipped each other when one threw. Each run is counted in
+ * hafatra_background_runs_total{job,outcome} and timed, `name` being the job.
  */
-export function every(intervalMs: number, name: string, log: Logger, task: () => Promise<unknown>): Periodic {
+export function every(intervalMs: number, name: string, host: PeriodicHost, task: () => Promise<unknown>): Periodic {
+  const { backgroundRuns, backgroundDuration } = host.metrics;
   let running: Promise<void> | null = null;
   let stopped = false;
   const run = () => {
     if (running) return running;
+    const started = performance.now();
+    const done = (outcome: 'ok' | 'error') => {
+      backgroundRuns.inc({ job: name, outcome });
+      backgroundDuration.observe({ job: name }, (performance.now() - started) / 1000);
+    };
     running = task()
       .then(
-        () => undefined,
-        (err: unknown) => log.error({ err, task: name }, 'periodic task failed'),
+        () => done('ok'),
+        (err: unknown) => {
+          host.log.error({ err, task: name }, 'periodic task failed');
+          done('error');
+        },
       )
       .finally(() => {
         running = null;

@@ -9,11 +9,11 @@ import { rebuildScheduleIfLost, scheduleOverdue } from '../scheduling/rebuild.js
  * batches the schedule lost without losing its marker. Returns its stopper.
  */
 export async function startScheduler(ctx: AppContext): Promise<() => Promise<void>> {
-  const mover = every(SCHEDULE_TIMING.tickMs, 'scheduled-sends', ctx.log, async () => {
+  const mover = every(SCHEDULE_TIMING.tickMs, 'scheduled-sends', ctx, async () => {
     await rebuildScheduleIfLost(ctx);
     await moveDueBatches(ctx);
   });
-  const backstop = every(ctx.config.reconcileIntervalMs, 'scheduled-sends-backstop', ctx.log, () => scheduleOverdue(ctx));
+  const backstop = every(ctx.config.reconcileIntervalMs, 'scheduled-sends-backstop', ctx, () => scheduleOverdue(ctx));
   await mover.runNow();
   return async () => {
     await Promise.all([mover.stop(), backstop.stop()]);

@@ -11,7 +11,7 @@ export interface SendRequest extends SendMessagesBody {
   resendOfId?: string;
   /** A member sent it from the dashboard: the timeline's first entry says `member`, not `api`. */
   byMember?: boolean;
-  /** An automatic resend of resendOfId (src/messages/auto-resend): what the chain carries on. */
+  /** An automatic resend of resendOfId (src/sending/auto-resend): what the chain carries on. */
   automatic?: AutomaticResend;
   /**
    * The organization's reply to a stop or start word (src/sending/opt-out-replies.ts), written as a

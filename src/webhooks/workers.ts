@@ -73,8 +73,8 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
   );
   worker.on('error', (err) => ctx.log.error({ err }, 'webhook worker error'));
   worker.on('failed', (job, err) => ctx.log.error({ err, endpointId: job?.data.endpointId, deliveries: job?.data.deliveryIds.length }, 'webhook delivery job failed'));
-  const relay = every(RELAY_INTERVAL_MS, 'webhook-relay', ctx.log, () => relayAll(ctx, queue));
-  const recovery = every(ctx.config.reconcileIntervalMs, 'webhook-recovery', ctx.log, deliveryRecovery(ctx, queue, queueConnection));
+  const relay = every(RELAY_INTERVAL_MS, 'webhook-relay', ctx, () => relayAll(ctx, queue));
+  const recovery = every(ctx.config.reconcileIntervalMs, 'webhook-recovery', ctx, deliveryRecovery(ctx, queue, queueConnection));
   await recovery.runNow();
   return {
     relayNow: relay.runNow,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareTable, type Run } from '../../bench/report/compare-table.js';
+import { buildsTable, compareTable, type Run } from '../../bench/report/compare-table.js';
 
 const run = (label: string, value: number, ratio?: number, extra: Run['figures'] = []): Run => ({
   label,
@@ -19,5 +19,19 @@ describe('bench:compare table', () => {
     const table = compareTable('HEAD~1', [run('base-1', 100)], [run('current-1', 100, undefined, extra(22.4))]);
     expect(table).toContain('| fleet p99 | ms | – | 22.4 | – |');
     expect(table).toContain('| GET by id per second | req/s | 100 | 100 | +0.0% |');
+  });
+
+  it('bisects several builds: a column each, and each step: its change against the build before it', () => {
+    const table = buildsTable([
+      { name: 'aa25be5', runs: [run('aa25be5-1', 1, 0.4), run('aa25be5-2', 1, 0.4)] },
+      { name: 'b233503', runs: [run('b233503-1', 1, 0.3), run('b233503-2', 1, 0.3)] },
+      { name: 'this build', runs: [run('current-1', 1, 0.33), run('current-2', 1, 0.33)] },
+    ]);
+    const [head, rule, row] = table.split('\n');
+    expect(head).toBe(
+      '| figure | compared as | aa25be5 (aa25be5-1, aa25be5-2) | b233503 (b233503-1, b233503-2) | this build (current-1, current-2) | change aa25be5 → b233503 | change b233503 → this build |',
+    );
+    expect(rule!.split('|').length).toBe(head!.split('|').length);
+    expect(row).toBe('| GET by id per second | ratio to ceiling | 40.0% / 40.0% | 30.0% / 30.0% | 33.0% / 33.0% | -25.0% | +10.0% |');
   });
 });

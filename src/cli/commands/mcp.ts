@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { cliClientSettings, readSettings } from '../../config/config.js';
 import { UsageError, optionalInt, type Command } from '../command.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { MCP_SCOPES } from '../../mcp/scopes.js';
@@ -18,9 +19,9 @@ export const mcpCommands: Command[] = [
     usage: `HAFATRA_API_KEY=hfk_… hafatra mcp [--url http://localhost:3000] [--daily-limit ${DEFAULT_DAILY_LIMIT}] [--confirm-above ${DEFAULT_CONFIRM_ABOVE}]   (key scopes: ${MCP_SCOPES.join(', ')})`,
     options: { url: { type: 'string' }, 'daily-limit': { type: 'string' }, 'confirm-above': { type: 'string' } },
     async run(args, io) {
-      const apiKey = process.env.HAFATRA_API_KEY ?? '';
+      const { apiKey, apiUrl } = readSettings(cliClientSettings);
       if (!apiKey) throw new UsageError(`set HAFATRA_API_KEY to an API key with the scopes ${MCP_SCOPES.join(', ')}`);
-      const url = (typeof args.values.url === 'string' ? args.values.url : process.env.HAFATRA_URL) || 'http://localhost:3000';
+      const url = (typeof args.values.url === 'string' ? args.values.url : apiUrl) || 'http://localhost:3000';
       if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be an http(s) address, not ${url}`);
       const server = createMcpServer({
         url,

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { loadConfig, settings } from '../../config/config.js';
+import { cliClientSettings, loadConfig, settings } from '../../config/config.js';
 import { runProcess } from '../processes.js';
 import { openContext, closeContext } from '../../app/runtime.js';
 import { migrate } from '../../db/migrate.js';
@@ -53,15 +53,15 @@ export const processCommands: Command[] = [
   },
   {
     path: ['config'],
-    summary: 'List every setting with its default and current value',
+    summary: "List every setting (the server's, then the CLI's as an API client) with its default and current value",
     usage: 'hafatra config [--json]',
     async run(args, io) {
       const secret = (name: string) => /KEY|URL/.test(name);
-      const rows = Object.entries(settings).map(([name, s]) => ({
+      const rows = [...Object.values(settings), ...Object.values(cliClientSettings)].map(({ env: name, default: dflt, doc }) => ({
         name,
-        default: s.default,
+        default: dflt,
         current: process.env[name] === undefined ? '' : secret(name) ? '(set)' : process.env[name]!,
-        doc: s.doc,
+        doc,
       }));
       if (args.json) printRows(io, true, rows, ['name', 'default', 'current', 'doc']);
       else for (const row of rows) printSetting(io, row, Math.min(process.stdout.columns || 100, 100));

@@ -1,4 +1,5 @@
 import { UsageError, optionalInt, type Command, type CommandArgs } from '../command.js';
+import { cliClientSettings, readSettings, settings } from '../../config/config.js';
 import { runWebhookListener } from '../webhook-listen.js';
 import { ensureListenEndpoint, ListenEndpointError } from '../webhook-listen-endpoint.js';
 
@@ -11,9 +12,10 @@ function until(signals: NodeJS.Signals[]): Promise<void> {
 }
 
 function apiOf(args: CommandArgs): { apiUrl: string; apiKey: string } | null {
-  const apiKey = (typeof args.values.key === 'string' ? args.values.key : process.env.HAFATRA_API_KEY) ?? '';
+  const client = readSettings(cliClientSettings);
+  const apiKey = typeof args.values.key === 'string' ? args.values.key : client.apiKey;
   if (!apiKey) return null;
-  const apiUrl = (typeof args.values.url === 'string' ? args.values.url : process.env.HAFATRA_URL) || `http://localhost:${process.env.PORT || 3000}`;
+  const apiUrl = (typeof args.values.url === 'string' ? args.values.url : client.apiUrl) || `http://localhost:${readSettings({ port: settings.port }).port}`;
   if (!/^https?:\/\/[^/]/.test(apiUrl)) throw new UsageError(`--url must be an http(s) address, not ${apiUrl}`);
   return { apiUrl, apiKey };
 }

@@ -51,7 +51,7 @@ async function dropExpired(db: Queryable, now: Date, retentionDays: number): Pro
 
 /** The worker's partition upkeep: at start, then hourly. */
 export function startPartitionMaintenance(ctx: Infrastructure): Periodic {
-  const task = every(MAINTENANCE_INTERVAL_MS, 'message-partitions', ctx.log, async () => {
+  const task = every(MAINTENANCE_INTERVAL_MS, 'message-partitions', ctx, async () => {
     const now = new Date(ctx.clock.now());
     const made = await createPartitionsAhead(ctx.db, now);
     if (made > 0) ctx.log.info({ months: made }, 'message partitions created ahead');

@@ -78,7 +78,7 @@ export async function selectMessagesByBatch(db: Queryable, orgId: string, batchI
  * page. Messages are indexed by (org_id, status, id DESC) only (migration 017): a page of one
  * status is one range of it, and an unfiltered page merges the ranges of every status, each
  * read in id order and only as far as the merge takes from it. Planning that merge over every
- * monthly partition (migration 031) costs 15 ms, running it 2 ms, so each shape (status or all,
+ * monthly partition (migration 031) costs more than running it, so each shape (status or all,
  * first page or next) is a prepared statement on the hot pool, which keeps its generic plan (see
  * createHotDb and messagePageStatement).
  */
