@@ -65,16 +65,15 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
   const lease = startPresenceLease(ctx, () => [...sessions.values(), ...(deps.alsoHeld?.() ?? [])]);
 
   // A process closed right after it started may disconnect before the subscription is made.
-  subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string; messageIds?: string[] };
+  subscribeDeviceSignals(subscriber, ctx.keys, ctx.log, (signal) => {
     if (signal.type === 'work' && signal.origin !== origin) pusher.signal(signal.orgId, signal.deviceId, signal.count);
-    if (signal.type === 'withdrawn' && signal.deviceId) {
+    if (signal.type === 'withdrawn') {
       // The phone drops jobs it has not started; its room for new ones (not these) comes back.
       const s = sessions.get(signal.deviceId);
-      const ids = signal.messageIds ?? [];
+      const ids = signal.messageIds;
       if (s && ids.length > 0 && s.send({ type: 'withdrawn', messageIds: ids })) pusher.settled(s, ids.length);
     }
-    if (signal.type === 'revoked' && signal.deviceId) {
+    if (signal.type === 'revoked') {
       const s = sessions.get(signal.deviceId);
       if (s) {
         s.send({ type: 'revoked', reason: 'device revoked' });
