@@ -31,14 +31,14 @@ function flushAll(): void {
 export class DeviceSession {
   closed = false;
   /** Jobs sent to the phone and not yet reported sent or failed: bounds what one phone holds. */
-  outstanding = 0;
+  private outstanding = 0;
   /** Answers to this socket's recent frames, for resends with the same ref. */
   readonly answers = new RecentAnswers();
   /** Set when the socket opens (src/dispatch/frame-budget.ts). */
   budget!: FrameBudget;
-  pushing = false;
-  pushAgain = false;
-  retryTimer: NodeJS.Timeout | null = null;
+  private pushing = false;
+  private pushAgain = false;
+  private retryTimer: NodeJS.Timeout | null = null;
   /** Settles when the open bookkeeping is done, with the socket generation it recorded. */
   opened: Promise<number | null> = Promise.resolve(null);
 
@@ -54,6 +54,59 @@ export class DeviceSession {
   }
 
   private outbox: string[] = [];
+
+  /** How many jobs the phone may be sent now: at most `limit`, and none past maxJobs unreported. */
+  room(limit: number): number {
+    return Math.min(this.maxJobs - this.outstanding, limit);
+  }
+
+  /** `count` jobs went out to the phone. */
+  took(count: number): void {
+    this.outstanding += count;
+  }
+
+  /** The phone reported `count` jobs sent or failed, or dropped them. True once it holds half its room or less: worth a refill. */
+  settled(count: number): boolean {
+    this.outstanding = Math.max(0, this.outstanding - count);
+    return this.outstanding <= this.maxJobs / 2;
+  }
+
+  /** A push for this phone begins; false when one is running, which is asked to go round once more instead. */
+  startPush(): boolean {
+    if (this.pushing) {
+      this.pushAgain = true;
+      return false;
+    }
+    this.pushing = true;
+    this.pushAgain = false;
+    return true;
+  }
+
+  /** The running push goes round once more (its last claim came back full). */
+  askAnotherRound(): void {
+    this.pushAgain = true;
+  }
+
+  /** Whether the running push goes round again (asked to meanwhile, and the socket still open); clears the request. */
+  anotherRound(): boolean {
+    const again = this.pushAgain && !this.closed;
+    this.pushAgain = false;
+    return again;
+  }
+
+  endPush(): void {
+    this.pushing = false;
+  }
+
+  /** Runs `retry` in `ms` unless a retry is already due or the socket closed (markClosed cancels it). */
+  retryLater(ms: number, retry: () => void): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      retry();
+    }, ms);
+    this.retryTimer.unref();
+  }
 
   /** False once the socket is closed (the frame is dropped). */
   send(frame: object): boolean {
