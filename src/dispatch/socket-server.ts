@@ -118,7 +118,7 @@ function onSignal({ sessions, pusher }: Phones, origin: string, signal: DeviceSi
 }
 
 /** Who may open a phone socket: a valid device token, a `?maxJobs=` in range, a phone not cooling down after a flood. */
-function phoneAdmission({ ctx, deps, coolDown }: Phones): SocketAdmission<{ authorization: string | undefined; maxJobs: string }, SocketData> {
+function phoneAdmission({ ctx, deps, coolDown }: Phones): SocketAdmission<{ authorization: string | undefined; maxJobs: string | undefined }, SocketData> {
   return {
     read: (req) => ({ authorization: req.getHeader('authorization') || undefined, maxJobs: req.getQuery('maxJobs') }),
     admit: async (asked) => {
