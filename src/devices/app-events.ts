@@ -1,36 +1,8 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import type { AppEvent, AppEventSignal, AppPulledSignal } from '../redis/device-signal.js';
 
-/**
- * The events the app acts on (smsgate-mobile-protocol.md §4.2). Any other name it logs and
- * ignores, so only these are ever sent.
- */
-export type AppEventName = 'MessageEnqueued' | 'WebhooksUpdated' | 'SettingsUpdated' | 'MessageCancelled';
-
-export interface AppEvent {
-  event: AppEventName;
-  /** MessageCancelled: `{messageId}`; the others: none (sent as `null`, as the reference does). */
-  data?: Record<string, unknown> | null;
-}
-
-/** Published on the organization's device channel: the API process holding the phone's stream writes it. */
-export interface AppEventSignal {
-  type: 'app-event';
-  orgId: string;
-  /** null: every mobile phone of the organization. */
-  deviceId: string | null;
-  events: AppEvent[];
-  /** Written this many ms from now (a pull held back by pacing asks to be woken when it reopens). */
-  delayMs?: number;
-  origin?: string;
-}
-
-/** Published when a phone pulled on a process that does not hold its stream. */
-export interface AppPulledSignal {
-  type: 'app-pulled';
-  orgId: string;
-  deviceId: string;
-}
+export type { AppEvent, AppEventName, AppEventSignal } from '../redis/device-signal.js';
 
 export type DeliverAppEvents = (signal: AppEventSignal) => void;
 

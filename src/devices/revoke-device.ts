@@ -5,15 +5,9 @@ import { syncDeviceState } from '../dispatch-queue/device-state.js';
 import { getDevice } from './device-view.js';
 import type { Device } from './schemas.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import type { RevokedSignal } from '../redis/device-signal.js';
 
 export const DEFAULT_REVOKE_REASON = 'revoked by API';
-
-/** Published on the organization's device channel: every API process closes that phone's socket. */
-export interface DeviceRevokedEvent {
-  type: 'revoked';
-  orgId: string;
-  deviceId: string;
-}
 
 /**
  * Ends a phone's access at once. The token check reads `revoked_at` in Postgres, so the very
@@ -43,8 +37,9 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
       orgId,
       outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })),
     );
-    const event: DeviceRevokedEvent = { type: 'revoked', orgId, deviceId };
-    await publishDeviceSignals(ctx.redis, ctx.keys, [event]);
+    // Every API process closes that phone's socket or stream.
+    const signal: RevokedSignal = { type: 'revoked', orgId, deviceId };
+    await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
     ctx.log.info({ deviceId, unknown: outcome.unknown, failed: outcome.failed.length }, 'device revoked');
   }
   return getDevice(ctx, orgId, deviceId);

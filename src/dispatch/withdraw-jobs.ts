@@ -5,6 +5,7 @@ import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
 import { countStatusChanges } from '../infrastructure/metrics.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import type { WithdrawnSignal } from '../redis/device-signal.js';
 import { phoneDoor, requestCancellations } from './cancellations.js';
 
 /**
@@ -12,14 +13,6 @@ import { phoneDoor, requestCancellations } from './cancellations.js';
  * job leaves only once the phone confirms it cancelled it: `phone_cancelled` when it did so unasked.
  */
 export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited' | 'phone_cancelled';
-
-/** Published on the device channel: the API process holding the phone's socket tells it. */
-export interface WithdrawnSignal {
-  type: 'withdrawn';
-  orgId: string;
-  deviceId: string;
-  messageIds: string[];
-}
 
 const BATCH = 1000;
 

@@ -4,7 +4,8 @@ import { measureSms } from '../messages/encoding.js';
 import type { BatchFields } from '../messages/sql/insert-messages.js';
 import { acceptedMessages, type Message } from '../messages/message.js';
 import type { SendRequest } from './send-request.js';
-import { batchMetaFormatter, dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
+import { dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
+import { batchMetaFormatter } from '../dispatch-queue/dispatch-meta.js';
 import { OPTED_OUT } from '../opt-outs/split-opted-out.js';
 import { lifetimeMs } from '../scheduling/send-at.js';
 
