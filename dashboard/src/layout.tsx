@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from './api';
-import { useMe, type Me, type Role } from './session';
+import { useMe } from './session';
+import type { Me, Role } from './server-types';
 import { navigate } from './router';
 import { notify } from './ui';
 import { Overview } from './pages/overview';

@@ -2,20 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
 import { Action, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import type { Member } from '../server-types';
 
-interface Member {
-  id: string;
-  email: string;
-  role: string;
-  joinedAt: string;
-  lastSignInAt: string | null;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  expiresAt: string;
-}
+/** An open invitation, as GET /dashboard/v1/members lists it. */
+type Invitation = Pick<Member, 'id' | 'email' | 'role'> & { expiresAt: string };
 
 function Invite(p: { onClose: () => void; onMade: (url: string) => void }) {
   const submit = useSubmit(async (f) => {

@@ -6,37 +6,9 @@ import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
+import { MESSAGE_STATUSES, TERMINAL_STATUSES } from '../../../src/messages/status.ts';
+import type { Device, Message, MessageEvent, MessageWebhookEvent } from '../server-types';
 import { Action, Badge, Field, Loading, Page, Pager, Table, Time, notify } from '../ui';
-
-export interface Message {
-  id: string;
-  to: string;
-  body: string;
-  status: string;
-  segments: number;
-  encoding: string;
-  deviceId: string | null;
-  failureCode: string | null;
-  createdAt: string;
-  updatedAt: string;
-  resendOfId: string | null;
-  batchId: string | null;
-  expiresAt: string;
-  /** A scheduled send's due time (beyond the spec); null when sent at once. */
-  sendAt: string | null;
-}
-interface Event {
-  fromStatus: string | null;
-  toStatus: string;
-  source: string;
-  code: string | null;
-  deviceId: string | null;
-  at: string;
-}
-interface Device {
-  id: string;
-  name: string;
-}
 
 /** Routing codes on the timeline, in words: why a claim chose its SIM, why a job left its phone (docs/routing.md). */
 const ROUTING_CODES: Record<string, string> = {
@@ -52,9 +24,6 @@ const ROUTING_CODES: Record<string, string> = {
   off_net_after_wait: "the default SIM: no phone on the recipient's network took it in time",
 };
 
-const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
-const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
-
 const columns: { label: string; cell: (m: Message) => ComponentChildren; class?: string }[] = [
   { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
   { label: 'Status', cell: (m) => <Badge value={m.status} /> },
@@ -68,7 +37,7 @@ export function Messages(p: { search: string }) {
   const q = queryParam(p.search, 'q');
   const [reloads, setReloads] = useState(0);
   const found = useSearch<Message>('/dashboard/v1/search/messages', 'messages', q, reloads);
-  const [devices, setDevices] = useState<Device[]>([]);
+  const [devices, setDevices] = useState<Pick<Device, 'id' | 'name'>[]>([]);
   useEffect(
     () =>
       void api.get<{ devices: Device[] }>('/v1/devices').then(
@@ -125,7 +94,7 @@ export function Messages(p: { search: string }) {
               {(id) => (
                 <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
                   <option value="">Any status</option>
-                  {STATUSES.map((s) => (
+                  {MESSAGE_STATUSES.map((s) => (
                     <option value={s}>{s}</option>
                   ))}
                 </select>
@@ -184,17 +153,10 @@ function PhoneName(p: { id: string }) {
   );
 }
 
-interface WebhookEvent {
-  id: string;
-  type: string;
-  createdAt: string;
-  deliveries: Array<{ id: string; endpointId: string; url: string; status: string; attempts: number; lastStatusCode: number | null }>;
-}
-
 /** The webhook events about a message and where each went, each delivery a way into the inspector. */
 function WebhookEvents(p: { messageId: string }) {
-  const [events, setEvents] = useState<WebhookEvent[] | null>(null);
-  const load = () => api.get<{ events: WebhookEvent[] }>(`/dashboard/v1/messages/${p.messageId}/webhook-events`).then((r) => setEvents(r.events), notify.error);
+  const [events, setEvents] = useState<MessageWebhookEvent[] | null>(null);
+  const load = () => api.get<{ events: MessageWebhookEvent[] }>(`/dashboard/v1/messages/${p.messageId}/webhook-events`).then((r) => setEvents(r.events), notify.error);
   useEffect(() => void load(), [p.messageId]);
   useLive('webhooks', () => void load());
   useLive('messages', () => void load());
@@ -227,8 +189,8 @@ function WebhookEvents(p: { messageId: string }) {
 }
 
 export function MessageDetail(p: { id: string }) {
-  const [m, setM] = useState<(Message & { events: Event[] }) | null>(null);
-  const load = () => api.get<Message & { events: Event[] }>(`/v1/messages/${p.id}`).then(setM, notify.error);
+  const [m, setM] = useState<(Message & { events: MessageEvent[] }) | null>(null);
+  const load = () => api.get<Message & { events: MessageEvent[] }>(`/v1/messages/${p.id}`).then(setM, notify.error);
   useEffect(() => void load(), [p.id]);
   useLive('messages', () => void load());
   const resends = useResends(m);
@@ -255,7 +217,7 @@ export function MessageDetail(p: { id: string }) {
                 Cancel message
               </Action>
             ) : null}
-            {FINAL.has(m.status) && m.status !== 'sent' ? (
+            {TERMINAL_STATUSES.has(m.status) ? (
               <Action
                 // A failed message is worth sending again; a delivered one rarely is, so it is asked first.
                 kind={m.status === 'delivered' ? 'plain' : 'primary'}

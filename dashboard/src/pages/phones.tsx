@@ -6,26 +6,8 @@ import { FieldError } from '../form-errors';
 import { Action, Badge, Dialog, Empty, Field, Form, Loading, Page, Time, notify, useSubmit } from '../ui';
 import { formatSendWindowsText } from '../../../src/send-windows/text.ts';
 import { readSendWindows, SendWindowsEditor } from '../send-windows-editor';
-import type { SendWindows } from '../../../src/send-windows/windows.ts';
+import type { Device, Pacing, PhoneWindows } from '../server-types';
 
-export interface Device {
-  id: string;
-  name: string;
-  model: string | null;
-  status: string;
-  lastSeenAt: string | null;
-  revokedAt: string | null;
-  battery: { percent: number | null; charging: boolean | null };
-  networkType: string | null;
-  appVersion: string | null;
-  outboundEnabled: boolean;
-  draining: boolean;
-  defaultSimSubscriptionId: number | null;
-  queueDepth: number;
-  socket: { connected: boolean; lastChangedAt: string | null };
-  inbound: { state: string; reason?: string };
-  sims: { subscriptionId: number; slotIndex: number | null; carrierName: string | null; displayName: string | null; phoneNumber: string | null; removedAt: string | null }[];
-}
 interface Pairing {
   code: string;
   expiresAt: string;
@@ -207,18 +189,6 @@ function PairPanel(p: { before: Set<string>; onClose: () => void; devices: Devic
       )}
     </Dialog>
   );
-}
-
-/** GET /v1/devices/{id}/send-windows: the phone's own windows, within its organization's. */
-interface PhoneWindows {
-  sendWindows: SendWindows | null;
-  openNow: boolean;
-}
-
-interface Pacing {
-  pacingPerMinute: number | null;
-  simDailyCap: number | null;
-  defaultPacingPerMinute: number;
 }
 
 function EditPhone(p: { device: Device; onClose: () => void; onSaved: (d: Device) => void }) {
