@@ -95,6 +95,32 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('offers no resend of a message still sent, and links an expired message to its resend', async () => {
+    const made = async (to: string, status: string) => {
+      const sent = await app.request('POST', '/v1/messages', { key, body: { to, body: 'Veloma', deviceId } });
+      expect(sent.status).toBe(202);
+      const id = sent.body.messages[0].id as string;
+      await app.ctx.db.query('UPDATE messages SET status = $2, device_id = $3 WHERE id = $1', [id, status, deviceId]);
+      return id;
+    };
+    // `sent` is not final: its delivery report may still come, and the server refuses to resend it.
+    await go(`/messages/${await made('+261341111204', 'sent')}`, 'Message to +261341111204');
+    await expect.poll(() => page.getByTestId('message-phone').textContent()).toBe('Till 2');
+    expect(await page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+
+    const expired = await made('+261341111205', 'expired');
+    await go(`/messages/${expired}`, 'Message to +261341111205');
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await expect.poll(() => page.getByText('Resend of').count()).toBe(1);
+    const again = new URL(page.url()).pathname.split('/').pop()!;
+    expect(again).not.toBe(expired);
+    // Back on the expired message, the resend is named: any final message can be resent, not only a failed one.
+    await go(`/messages/${expired}`, 'Message to +261341111205');
+    const facts = page.locator('.facts');
+    await expect.poll(() => facts.textContent()).toContain('Sent again as');
+    expect(await facts.getByRole('link', { name: again }).count()).toBe(1);
+  });
+
   it('searches messages by text and received SMS by sender, and says a too-short search under the box', async () => {
     await app.request('POST', '/v1/messages', { key, body: { to: '+261341111202', body: 'Your parcel 77-ABC is ready', deviceId } });
     await go('/messages', 'Messages');

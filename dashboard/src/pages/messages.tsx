@@ -310,18 +310,19 @@ export function MessageDetail(p: { id: string }) {
 }
 
 /**
- * The messages that resend a failed one (an automatic resend is made within moments): looked for
- * among the recipient's latest messages, one index range, rather than through a filter of its own.
+ * The messages that resend this one, once it is in a final status (the only ones the server
+ * resends; an automatic resend of a failed one is made within moments): looked for among the
+ * recipient's latest messages, one index range, rather than through a filter of its own.
  */
 function useResends(m: Message | null): Message[] {
   const [found, setFound] = useState<Message[]>([]);
   const id = m?.id;
   const to = m?.to;
-  const failed = m?.status === 'failed';
+  const final = m ? TERMINAL_STATUSES.has(m.status) : false;
   useEffect(() => {
     setFound([]);
-    if (!failed || !to) return;
+    if (!final || !to) return;
     api.get<{ messages: Message[] }>(`/v1/messages?to=${encodeURIComponent(to)}&limit=50`).then((r) => setFound(r.messages.filter((x) => x.resendOfId === id)), notify.error);
-  }, [id, to, failed]);
+  }, [id, to, final]);
   return found;
 }
