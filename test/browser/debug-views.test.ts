@@ -210,6 +210,23 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(page.url()).toMatch(new RegExp(`/webhooks/${endpointId}$`));
   });
 
+  it("lists in the navigation what the member's role uses, and says an address that is no page is not found", async () => {
+    // By its id: at a phone's width the navigation is folded behind the menu button.
+    const labels = (p: Page) => p.locator('nav#nav a').allTextContents();
+    await go('/no-such-page', 'Page not found');
+    expect(await labels(page)).toEqual(['Overview', 'Messages', 'Send', 'Phones', 'Received SMS', 'Mobile money', 'Opt-outs', 'Webhooks', 'API keys', 'Members', 'Settings', 'Audit log']);
+    await page.locator('header a[href="/account"]').click();
+    await expect.poll(() => heading().textContent()).toBe('Your account');
+    await go('/conversations/%2B261341111201', 'Conversation with +261341111201');
+
+    const viewer = await signedInPage(browser, app.url, (await signedInMember(app, orgId, 'viewer')).cookie, { width });
+    await viewer.page.goto(`${app.url}/phones`);
+    await expect.poll(() => viewer.heading().textContent()).toBe('Phones');
+    expect(await labels(viewer.page)).toEqual(['Overview', 'Messages', 'Phones', 'Received SMS', 'Mobile money', 'Opt-outs', 'Webhooks', 'API keys', 'Settings']);
+    expect(await viewer.page.locator('a[aria-current="page"]').textContent()).toBe('Phones');
+    await viewer.context.close();
+  });
+
   it('describes each API key scope', async () => {
     await go('/keys', 'API keys');
     await page.getByRole('button', { name: 'Create a key' }).click();
