@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import type { Role } from './server-types';
 import { Overview } from './pages/overview';
-import { Messages, MessageDetail } from './pages/messages';
+import { Messages } from './pages/messages';
+import { MessageDetail } from './pages/message-detail';
 import { Send } from './pages/send';
 import { Phones } from './pages/phones';
 import { Received } from './pages/received';

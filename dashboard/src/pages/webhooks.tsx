@@ -4,7 +4,7 @@ import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, ShownOnce, Table, Time, notify, useSubmit, SubmitOrCancel } from '../ui';
 import type { WebhookDelivery as Delivery, WebhookEndpoint as Endpoint } from '../server-types';
 import { Inspector } from './webhook-inspector';
 
@@ -37,14 +37,7 @@ function EndpointForm(p: { eventTypes: string[]; endpoint?: Endpoint; onDone: (s
             </label>
           ))}
         </fieldset>
-        <div class="actions">
-          <button class="primary" type="submit" disabled={submit.busy}>
-            {e ? 'Save' : 'Create'}
-          </button>
-          <button type="button" onClick={p.onClose}>
-            Cancel
-          </button>
-        </div>
+        <SubmitOrCancel label={e ? 'Save' : 'Create'} busy={submit.busy} onCancel={p.onClose} />
       </Form>
     </Dialog>
   );
