@@ -3,10 +3,10 @@ import type uPlot from 'uplot';
 import { api } from '../api';
 import { useLive } from '../live';
 import { Loading, Page, notify } from '../ui';
-import { MESSAGE_STATUSES, TERMINAL_STATUSES } from '../../../src/messages/status.ts';
+import { MESSAGE_STATUSES, TERMINAL_STATUSES, type MessageStatus } from '../../../src/messages/status.ts';
 import type { MessageStats, OverviewFigures } from '../server-types';
 
-const SERIES: [string, string][] = [
+const SERIES: [MessageStatus, string][] = [
   ['delivered', '#1a7f37'],
   ['sent', '#2f81f7'],
   ['queued', '#8250df'],
