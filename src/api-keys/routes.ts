@@ -18,7 +18,7 @@ const CreateKeyBody = Type.Object(
 );
 
 /** What the dashboard shows of a key: never its hash, and its secret only in the create/rotate answer. */
-const keyView = (k: ApiKeyRow) => ({
+export const keyView = (k: ApiKeyRow) => ({
   id: k.id,
   name: k.name,
   hint: k.hint,

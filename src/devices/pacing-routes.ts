@@ -14,7 +14,7 @@ const PacingBody = Type.Object(
   { additionalProperties: false },
 );
 
-async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
+export async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
   const { rows } = await ctx.db.query(`SELECT pacing_per_minute AS "pacingPerMinute", sim_daily_cap AS "simDailyCap" FROM devices WHERE id = $1 AND org_id = $2`, [deviceId, orgId]);
   const row = rows[0] as { pacingPerMinute: number | null; simDailyCap: number | null } | undefined;
   if (!row) throw errors.notFound('device');

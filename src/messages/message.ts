@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, NullableDateTime } from '../schemas/schema-kit.js';
+import { MESSAGE_STATUSES, type MessageStatus } from './status.js';
 
 /**
  * What a Message is, in every form it takes: the public resource (schema and type), the row it
@@ -8,9 +9,7 @@ import { DateTime, Nullable, NullableDateTime } from '../schemas/schema-kit.js';
  * missing from the others.
  */
 
-export const MESSAGE_STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export const TERMINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown']);
+export { MESSAGE_STATUSES, TERMINAL_STATUSES, type MessageStatus } from './status.js';
 
 const StatusSchema = Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)));
 
