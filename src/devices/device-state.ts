@@ -79,7 +79,7 @@ function simNets(s: DeviceDispatchState, carriers: readonly Carrier[]): { sim: n
  * netPhones set (`<carrier>|<deviceId>` for each network it has a SIM on, while it is sending),
  * which tells the claim script whether an off-net message should wait for another phone.
  */
-function writeState(ctx: Infrastructure, tx: ChainableCommander, s: DeviceDispatchState): void {
+export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | 'clock'>, tx: ChainableCommander, s: DeviceDispatchState): void {
   const k = ctx.keys.org(s.orgId);
   const carriers = carriersOf(s.carriers);
   const nets = simNets(s, carriers);
@@ -105,7 +105,7 @@ export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Pr
   const s = await loadDeviceState(ctx, deviceId);
   if (!s) return undefined;
   const tx = ctx.redis.multi();
-  writeState(ctx, tx, s);
+  writeDeviceState(ctx, tx, s);
   await tx.exec();
   return s;
 }
@@ -118,6 +118,6 @@ export async function syncOrgDeviceStates(ctx: Infrastructure, orgId: string): P
   const { rows } = await ctx.db.query(`${SELECT_STATE} WHERE d.org_id = $1 AND d.revoked_at IS NULL`, [orgId]);
   const tx = ctx.redis.multi();
   tx.del(ctx.keys.org(orgId).netPhones());
-  for (const s of rows as DeviceDispatchState[]) writeState(ctx, tx, s);
+  for (const s of rows as DeviceDispatchState[]) writeDeviceState(ctx, tx, s);
   await tx.exec();
 }
