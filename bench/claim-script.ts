@@ -66,7 +66,7 @@ function phoneState(i: number): DeviceDispatchState {
     // Every fifth phone paced tightly: some claims stop at the pace.
     pacingPerMinute: i % 5 === 4 ? 300 : 2_000,
     // Phones with two SIMs spend their day on one: on_net_sim_capped.
-    simDailyCap: i % 4 === 0 ? 150 : 1_000_000,
+    simDailyCap: i % 4 === 0 ? 150 : null,
     defaultSimSubscriptionId: 1,
     batteryPercent: 80,
     batteryCharging: true,

@@ -88,16 +88,9 @@ if not closedUntil then return {-1, 0} end
 -- 4. Pacing, and what the SIM choice reads.
 local window = openPacingWindow(ARGV[4], now, tonumber(state.pace))
 local days = simDays(ARGV[4], ARGV[5], tonumber(state.simCap) or 0)
-local defaultSim = tonumber(state.defaultSim) or -1
-local chooseSim = simChooser({
-  simsOn = simsByNetwork(state.nets),
-  networkOf = networkFinder(prefixes),
-  anotherPhoneOn = otherPhoneFinder(KEYS[6], ARGV[1]),
-  days = days,
-  defaultSim = defaultSim,
-  offNetWait = tonumber(ARGV[7]),
-  now = now,
-})
+local chooseSim = simChooser(
+  simsByNetwork(state.nets), networkFinder(prefixes), otherPhoneFinder(KEYS[6], ARGV[1]),
+  days, tonumber(state.defaultSim) or -1, tonumber(ARGV[7]), now)
 
 -- 5, 6. The queues, in order.
 local c = {
@@ -117,8 +110,8 @@ else
 end
 
 -- 7. The claim's writes.
-window.save()
-days.save()
+savePacingWindow(window)
+saveSimDays(days)
 
 -- 8. When to come back.
 local out = c.out

@@ -15,21 +15,27 @@ local function simsByNetwork(nets)
   return simsOn
 end
 
--- A function answering the network of a number (nil: none of the table's).
+-- A function answering the network of a number (nil: none of the table's). The table is read
+-- at the first number asked: a claim that finds nothing to route parses nothing.
 local function networkFinder(prefixes)
-  local netOfPrefix, prefixLengths, seenLength = {}, {}, {}
-  for prefix, net in string.gmatch(prefixes, '([^,=]+)=([^,]+)') do
-    netOfPrefix[prefix] = net
-    if not seenLength[#prefix] then
-      seenLength[#prefix] = true
-      prefixLengths[#prefixLengths + 1] = #prefix
+  local netOfPrefix, prefixLengths
+  local function parse()
+    netOfPrefix, prefixLengths = {}, {}
+    local seenLength = {}
+    for prefix, net in string.gmatch(prefixes, '([^,=]+)=([^,]+)') do
+      netOfPrefix[prefix] = net
+      if not seenLength[#prefix] then
+        seenLength[#prefix] = true
+        prefixLengths[#prefixLengths + 1] = #prefix
+      end
     end
+    table.sort(prefixLengths)
   end
-  -- Longest prefix first: +261320 may be another network than +26132.
-  table.sort(prefixLengths, function(a, b) return a > b end)
   return function(to)
-    for _, len in ipairs(prefixLengths) do
-      local net = netOfPrefix[string.sub(to, 1, len)]
+    if not netOfPrefix then parse() end
+    -- Longest prefix first: +261320 may be another network than +26132.
+    for i = #prefixLengths, 1, -1 do
+      local net = netOfPrefix[string.sub(to, 1, prefixLengths[i])]
       if net then return net end
     end
     return nil

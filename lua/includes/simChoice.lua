@@ -10,24 +10,23 @@
   to offNetWait ms after it was queued (its score) while another sending phone has a SIM on that
   network, so that phone sends it on-net; a message pinned to this phone has no other way out.
 ]]
+--- @include "includes/simDayCaps"
 
 -- A function answering the SIM and why, or nil and why not ('paced'; 'wait' until a third value)
 -- for a message's dispatch JSON, its parts, when it was queued and whether it may wait.
--- r: {simsOn, networkOf, anotherPhoneOn, days, defaultSim, offNetWait, now} (includes/carrierRouting, includes/simDayCaps).
-local function simChooser(r)
-  local simsOn, networkOf, anotherPhoneOn, fitsDay = r.simsOn, r.networkOf, r.anotherPhoneOn, r.days.fits
-  local defaultSim, offNetWait, now = r.defaultSim, r.offNetWait, r.now
+-- simsOn, networkOf, anotherPhoneOn: includes/carrierRouting; days: includes/simDayCaps.
+local function simChooser(simsOn, networkOf, anotherPhoneOn, days, defaultSim, offNetWait, now)
   return function(meta, seg, queuedAt, mayWait)
     local sim = meta['sim']
     if sim ~= nil and sim ~= cjson.null then
-      if fitsDay(sim, seg) then return sim, 'sim_requested' end
+      if fitsSimDay(days, sim, seg) then return sim, 'sim_requested' end
       return nil, 'paced'
     end
     local net = networkOf(meta['to'])
     local capped = false
     if net and simsOn[net] then
       for _, s in ipairs(simsOn[net]) do
-        if fitsDay(s, seg) then return s, 'sim_on_net' end
+        if fitsSimDay(days, s, seg) then return s, 'sim_on_net' end
         capped = true
       end
     end
@@ -37,7 +36,7 @@ local function simChooser(r)
       if waitEnd > now then return nil, 'wait', waitEnd end
       waited = true
     end
-    if not fitsDay(defaultSim, seg) then return nil, 'paced' end
+    if not fitsSimDay(days, defaultSim, seg) then return nil, 'paced' end
     if waited then return defaultSim, 'off_net_after_wait' end
     if capped then return defaultSim, 'on_net_sim_capped' end
     return defaultSim, 'sim_default'

@@ -13,6 +13,8 @@
   meta, until the caller confirms the claim in Postgres (lua/confirmClaims) or the recovery sweep
   puts it back.
 ]]
+--- @include "includes/pacingWindow"
+--- @include "includes/simDayCaps"
 
 -- Pages of a queue read per pass: entries this phone must leave (withdrawn from it, waiting for
 -- another network, outside its windows, paced) stay at the head, and a single page of max * 4
@@ -39,17 +41,14 @@ local function takeFromQueue(c, queue, upTo, mayWait)
     else
       scored = rcall('ZRANGE', queue, left, left + want - 1, 'WITHSCORES')
     end
-    local ids, scores = {}, {}
-    for i = 1, #scored, 2 do
-      ids[#ids + 1] = scored[i]
-      scores[#scores + 1] = tonumber(scored[i + 1])
-    end
+    -- Entry i of the page is scored[2i - 1], its score scored[2i].
+    local count = #scored / 2
     local pos = 1
     local removed = 0
-    while claimed < max and pos <= #ids do
+    while claimed < max and pos <= count do
       local first = pos
       local slice = {}
-      for i = pos, math.min(#ids, pos + (max - claimed) - 1) do slice[#slice + 1] = ids[i] end
+      for i = pos, math.min(count, pos + (max - claimed) - 1) do slice[#slice + 1] = scored[2 * i - 1] end
       pos = pos + #slice
       local raws = rcall('HMGET', metaKey, unpack(slice))
       local leaving, claiming = {}, {}
@@ -64,10 +63,10 @@ local function takeFromQueue(c, queue, upTo, mayWait)
           if tonumber(meta['exp']) > now and not avoided and (closedUntil == 0 or meta['iw'] == 1) then
             local seg = tonumber(meta['seg'])
             local sim, why, waitEnd = nil, 'paced', nil
-            if window.fits(seg) then sim, why, waitEnd = chooseSim(meta, seg, scores[first + n - 1], mayWait) end
+            if windowFits(window, seg) then sim, why, waitEnd = chooseSim(meta, seg, tonumber(scored[2 * (first + n - 1)]), mayWait) end
             if sim ~= nil then
-              days.spend(sim, seg)
-              window.add(seg, id)
+              spendSimDay(days, sim, seg)
+              windowAdd(window, seg, id)
               leaving[#leaving + 1] = id
               claiming[#claiming + 1] = now
               claiming[#claiming + 1] = id
@@ -89,9 +88,9 @@ local function takeFromQueue(c, queue, upTo, mayWait)
       if #claiming > 0 then rcall('ZADD', claimingKey, unpack(claiming)) end
       removed = removed + #leaving
     end
-    left = left + #ids - removed
+    left = left + count - removed
     -- Done: enough claimed, the queue read to its end, or the phone's window full.
-    if claimed >= max or #ids < want or window.full() then break end
+    if claimed >= max or count < want or windowFull(window) then break end
   end
   c.claimed, c.paced, c.waitEnds = claimed, paced, waitEnds
 end
