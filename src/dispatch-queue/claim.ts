@@ -29,6 +29,7 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
       deviceState: k.deviceState(device.deviceId),
       claiming: k.claiming(),
       netPhones: k.netPhones(),
+      carrierPrefixes: k.carrierPrefixes(),
     },
     {
       deviceId: device.deviceId,
@@ -45,7 +46,7 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
 }
 
 /**
- * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-6.lua), Postgres
+ * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-7.lua), Postgres
  * records the claim with a conditional update (a message cancelled or expired in between is
  * dropped there), then the claim is confirmed in Redis while the jobs go out. Should this process
  * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.

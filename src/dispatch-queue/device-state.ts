@@ -24,9 +24,10 @@ export function isResting(c: PhoneCondition): boolean {
 
 /**
  * The part of a device row the claim script decides with, mirrored into Redis. Postgres stays
- * the truth: whoever changes these columns (or the phone's SIMs, the organization's carriers, or
- * either's send windows) calls syncDeviceState afterwards, and a claim that finds no state in
- * Redis (after a flush), or open times that no longer cover now, loads it from here first.
+ * the truth: whoever changes these columns (or the phone's SIMs, or its send windows) calls
+ * syncDeviceState afterwards, syncOrgDeviceStates for the organization's carriers or windows;
+ * a claim that finds no state in Redis (after a flush), no prefix table of the organization, or
+ * open times that no longer cover now, loads it from here first.
  */
 export interface DeviceDispatchState extends PhoneCondition {
   id: string;
@@ -75,15 +76,27 @@ function simNets(s: DeviceDispatchState, carriers: readonly Carrier[]): { sim: n
 }
 
 /**
- * Queues the writes of one phone's state: its hash, and its entries in the organization's
- * netPhones set (`<carrier>|<deviceId>` for each network it has a SIM on, while it is sending),
- * which tells the claim script whether an off-net message should wait for another phone.
+ * The fields of a phone's dispatch state hash (keys.deviceState), as the claim script reads them
+ * by name: lua/includes/deviceState.lua lists the same fields in the same order, and says what
+ * each holds (test/lua/device-state.test.ts holds the two alike). writeDeviceState writes all but
+ * `coolUntil`, which status reports write after Android's limit; heartbeats write `resting` too.
  */
-function writeState(ctx: Infrastructure, tx: ChainableCommander, s: DeviceDispatchState): void {
+export const DEVICE_STATE_FIELDS = ['revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil', 'nets', 'open'] as const;
+export type DeviceStateField = (typeof DEVICE_STATE_FIELDS)[number];
+
+/**
+ * Queues the writes of one phone's state: its hash; its entries in the organization's netPhones
+ * set (`<carrier>|<deviceId>` for each network it has a SIM on, while it is sending), which tells
+ * the claim script whether an off-net message should wait for another phone; and the
+ * organization's prefix table when Redis has none (one copy for all its phones:
+ * syncOrgDeviceStates writes it anew when the carriers change, so a phone's sync that read them
+ * just before must not overwrite it).
+ */
+export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | 'clock'>, tx: ChainableCommander, s: DeviceDispatchState): void {
   const k = ctx.keys.org(s.orgId);
   const carriers = carriersOf(s.carriers);
   const nets = simNets(s, carriers);
-  tx.hset(k.deviceState(s.id), {
+  const state: Record<Exclude<DeviceStateField, 'coolUntil'>, number | string> = {
     revoked: s.revoked ? 1 : 0,
     outbound: s.outboundEnabled ? 1 : 0,
     draining: s.draining ? 1 : 0,
@@ -92,10 +105,13 @@ function writeState(ctx: Infrastructure, tx: ChainableCommander, s: DeviceDispat
     defaultSim: s.defaultSimSubscriptionId ?? -1,
     resting: isResting(s) ? 1 : 0,
     nets: nets.map((n) => `${n.sim}=${n.net}`).join(','),
-    prefixes: encodePrefixes(carriers),
     // When both the organization's windows and the phone's are open, worked out ahead (src/send-windows).
     open: encodeOpenTimes([s.orgSendWindows, s.sendWindows], ctx.clock.now()),
-  });
+  };
+  tx.hset(k.deviceState(s.id), state);
+  // Each phone's copy of the prefix table, from before the organization's key held it.
+  tx.hdel(k.deviceState(s.id), 'prefixes');
+  tx.set(k.carrierPrefixes(), encodePrefixes(carriers), 'NX');
   if (carriers.length > 0) tx.zrem(k.netPhones(), ...carriers.map((c) => `${c.name}|${s.id}`));
   const on = [...new Set(nets.map((n) => n.net))];
   if (sending(s) && on.length > 0) tx.zadd(k.netPhones(), ...on.flatMap((net) => [0, `${net}|${s.id}`]));
@@ -105,19 +121,20 @@ export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Pr
   const s = await loadDeviceState(ctx, deviceId);
   if (!s) return undefined;
   const tx = ctx.redis.multi();
-  writeState(ctx, tx, s);
+  writeDeviceState(ctx, tx, s);
   await tx.exec();
   return s;
 }
 
 /**
- * After the organization's carriers changed: every phone's state anew, and the netPhones set
- * rebuilt whole (a carrier no longer listed leaves no entry behind), in one transaction.
+ * After the organization's carriers changed: every phone's state anew, and the netPhones set and
+ * the prefix table rebuilt whole (a carrier no longer listed leaves no entry behind), in one
+ * transaction.
  */
 export async function syncOrgDeviceStates(ctx: Infrastructure, orgId: string): Promise<void> {
   const { rows } = await ctx.db.query(`${SELECT_STATE} WHERE d.org_id = $1 AND d.revoked_at IS NULL`, [orgId]);
   const tx = ctx.redis.multi();
-  tx.del(ctx.keys.org(orgId).netPhones());
-  for (const s of rows as DeviceDispatchState[]) writeState(ctx, tx, s);
+  tx.del(ctx.keys.org(orgId).netPhones(), ctx.keys.org(orgId).carrierPrefixes());
+  for (const s of rows as DeviceDispatchState[]) writeDeviceState(ctx, tx, s);
   await tx.exec();
 }

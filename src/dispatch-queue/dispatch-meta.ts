@@ -16,7 +16,7 @@ export interface DispatchFields {
 /**
  * The dispatch JSON: one message's entry in the queue meta hash (message id → this), kept beside
  * the queue so a claim reads no Postgres. Written by dispatchMeta/batchMetaFormatter, read by
- * decodeDispatchMeta and by lua/claimJobs-6.lua with `cjson.decode`, which reads these names:
+ * decodeDispatchMeta and by lua/claimJobs-7.lua with `cjson.decode`, which reads these names:
  *
  * | field | meaning                                          | claimJobs reads it as                                   |
  * |-------|--------------------------------------------------|---------------------------------------------------------|

@@ -10,18 +10,28 @@ afterAll(() => redis.quit());
 const NOW = 1_800_000_000_000;
 const MIN = 60_000;
 const fields = (f: Partial<DispatchFields> = {}): DispatchFields => ({ body: 'x', segments: 1, simSubscriptionId: null, requestedDeviceId: null, expiresAt: NOW + 10 * MIN, ...f });
-const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '1=orange,2=telma', prefixes: '+26132=orange,+26134=telma', open: '', pace: '1000' };
+const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '1=orange,2=telma', open: '', pace: '1000' };
+const PREFIXES = '+26132=orange,+26134=telma';
 
 /** Queues what dispatchMeta writes and claims it as dev_1 would: what the script took, on which SIM and why. */
 async function claimWritten(s: string, entries: [string, string, number?][], state: Record<string, string> = {}, max = 10) {
   await redis.hset(key(`state${s}`), { ...SENDING, ...state });
+  await redis.set(key(`prefixes${s}`), PREFIXES);
   for (const [i, [id, meta, score]] of entries.entries()) {
     await redis.zadd(key(`q${s}`), score ?? NOW + i, id);
     await redis.hset(key(`meta${s}`), id, meta);
   }
   const r = await claimJobs(
     redis,
-    { deviceQueue: key(`dq${s}`), orgQueue: key(`q${s}`), queueMeta: key(`meta${s}`), deviceState: key(`state${s}`), claiming: key(`claiming${s}`), netPhones: key(`net${s}`) },
+    {
+      deviceQueue: key(`dq${s}`),
+      orgQueue: key(`q${s}`),
+      queueMeta: key(`meta${s}`),
+      deviceState: key(`state${s}`),
+      claiming: key(`claiming${s}`),
+      netPhones: key(`net${s}`),
+      carrierPrefixes: key(`prefixes${s}`),
+    },
     { deviceId: 'dev_1', max, now: NOW, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: NOW - 3_600_000, offNetWaitMs: 0, ignoreWindowsScore: NOW - IGNORE_WINDOWS_LEAD_MS / 2 },
   );
   if (r.kind !== 'claimed') throw new Error(`claim answered ${r.kind}`);
