@@ -95,9 +95,16 @@ export const MESSAGE_COLUMNS = COLUMNS;
 /** The same columns qualified by a table alias, for joins and UPDATE … RETURNING. */
 export const messageColumns = (alias: string) => COLUMNS.replaceAll(/(^|,\s*)(\w+)/g, `$1${alias}.$2`);
 
+/**
+ * A MessageRow read with ISO_TIMESTAMPS (src/db/timestamptz.ts): its instants already in the
+ * API's text, for pages that only turn rows into JSON.
+ */
+export type MessageRowIso = { [K in keyof MessageRow]: MessageRow[K] extends Date ? string : MessageRow[K] extends Date | null ? string | null : MessageRow[K] };
+
 // The messages of one batch share their timestamps: each distinct instant is formatted once.
 const isoCache = new Map<number, string>();
-function isoOf(d: Date): string {
+function isoOf(d: Date | string): string {
+  if (typeof d === 'string') return d;
   const ms = d.getTime();
   let iso = isoCache.get(ms);
   if (iso === undefined) {
@@ -107,9 +114,9 @@ function isoOf(d: Date): string {
   }
   return iso;
 }
-const isoOrNull = (d: Date | null) => (d ? isoOf(d) : null);
+const isoOrNull = (d: Date | string | null) => (d ? isoOf(d) : null);
 
-export function toMessage(r: MessageRow): Message {
+export function toMessage(r: MessageRow | MessageRowIso): Message {
   return {
     id: r.id,
     to: r.to,
