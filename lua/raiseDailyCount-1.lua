@@ -5,7 +5,7 @@
   admitted before the loss and committed after the seed is missing from it. Once every such send
   has committed or rolled back (the commit deadline), the worker counts again: the floor is the
   day's messages plus the sends still in flight, a count that can only be short of the truth
-  (src/messages/reservations.ts), so raising to it never counts a message twice.
+  (src/sending/reservations.ts), so raising to it never counts a message twice.
 
   KEYS[1] the daily counter
 

@@ -3,7 +3,7 @@ import { runLoad, type LoadResult } from '../lib/load.js';
 import { NotAvailable, type Figure } from '../lib/results.js';
 import type { Scenario } from './scenario.js';
 import { hashSecret } from '../../src/auth/api-key-secret.js';
-import { insertSession } from '../../src/members/sql/insert-session.js';
+import { insertSession } from '../../src/auth/sql/insert-session.js';
 import { newId } from '../../src/ids/ids.js';
 
 /** Rows seeded in the large organization: BENCH_DASHBOARD_ROWS, else 2,000,000 (20,000 with --quick). */

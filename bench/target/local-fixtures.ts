@@ -4,7 +4,7 @@ import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { createApiKey } from '../../src/auth/api-key-admin.js';
 import { SCOPES } from '../../src/auth/principal.js';
 import { newDeviceToken } from '../../src/devices/device-token.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { newId } from '../../src/ids/ids.js';
 import type { PhoneCredential, PhoneGroup, Tenant } from './target.js';
 

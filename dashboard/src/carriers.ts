@@ -1,9 +1,4 @@
-/** An organization's mobile network, as GET /dashboard/v1/organization gives it. */
-export interface Carrier {
-  name: string;
-  prefixes: string[];
-  simNames: string[];
-}
+import type { Carrier } from './server-types';
 
 /** One line a network: `orange: +26132 +26137 (SIM: orange)`; SIM names comma-separated. */
 export const formatCarriers = (carriers: Carrier[]): string => carriers.map((c) => `${c.name}: ${c.prefixes.join(' ')} (SIM: ${c.simNames.join(', ')})`).join('\n');

@@ -31,7 +31,7 @@ function labelOf(form: HTMLFormElement, el: Element): string | null {
 
 export function placeError(err: unknown, form: HTMLFormElement): FormErrors {
   if (err instanceof FieldError) return { fields: { [err.field]: sentence(err.message) }, form: null };
-  // `url: must be…`, `carriers[1].prefixes[0]: …`: the server names the field first (src/http/validation.ts).
+  // `url: must be…`, `carriers[1].prefixes[0]: …`: the server names the field first (src/schemas/validation.ts).
   const named = err instanceof ApiError && err.status === 400 ? namedField(err.message) : null;
   if (!named) return { fields: {}, form: describeError(err) };
   const { root, rest, text } = named;

@@ -1,82 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api } from './api';
-import { useMe, type Me, type Role } from './session';
+import { useMe } from './session';
+import type { Me } from './server-types';
 import { navigate } from './router';
 import { notify } from './ui';
-import { Overview } from './pages/overview';
-import { Messages, MessageDetail } from './pages/messages';
-import { Send } from './pages/send';
-import { Phones } from './pages/phones';
-import { Received } from './pages/received';
-import { MobileMoney } from './pages/mobile-money';
-import { Webhooks, WebhookDetail } from './pages/webhooks';
-import { Keys } from './pages/keys';
-import { Members } from './pages/members';
-import { Settings } from './pages/settings';
-import { Audit } from './pages/audit';
-import { OptOuts } from './pages/opt-outs';
-import { Account } from './pages/account';
-import { Conversation } from './pages/conversation';
-
-const NAV: { path: string; label: string; role: Role }[] = [
-  { path: '/', label: 'Overview', role: 'viewer' },
-  { path: '/messages', label: 'Messages', role: 'viewer' },
-  { path: '/send', label: 'Send', role: 'admin' },
-  { path: '/phones', label: 'Phones', role: 'viewer' },
-  { path: '/received', label: 'Received SMS', role: 'viewer' },
-  { path: '/mobile-money', label: 'Mobile money', role: 'viewer' },
-  { path: '/opt-outs', label: 'Opt-outs', role: 'viewer' },
-  { path: '/webhooks', label: 'Webhooks', role: 'viewer' },
-  { path: '/keys', label: 'API keys', role: 'viewer' },
-  { path: '/members', label: 'Members', role: 'owner' },
-  { path: '/settings', label: 'Settings', role: 'viewer' },
-  { path: '/audit', label: 'Audit log', role: 'owner' },
-];
-
-function pageFor(path: string, search: string) {
-  const [, first, id] = path.split('/');
-  switch (first) {
-    case '':
-      return <Overview />;
-    case 'messages':
-      return id ? <MessageDetail id={id} /> : <Messages search={search} />;
-    case 'send':
-      return <Send />;
-    case 'phones':
-      return <Phones />;
-    case 'received':
-      return <Received search={search} />;
-    case 'mobile-money':
-      return <MobileMoney search={search} />;
-    case 'webhooks':
-      return id ? <WebhookDetail id={id} search={search} /> : <Webhooks />;
-    case 'keys':
-      return <Keys />;
-    case 'members':
-      return <Members />;
-    case 'opt-outs':
-      return <OptOuts />;
-    case 'settings':
-      return <Settings />;
-    case 'audit':
-      return <Audit />;
-    case 'account':
-      return <Account />;
-    case 'conversations':
-      return id ? <Conversation number={decodeURIComponent(id)} /> : <Messages search={search} />;
-    default:
-      return (
-        <section class="page">
-          <h1 tabIndex={-1} id="page-title">
-            Page not found
-          </h1>
-          <p>
-            <a href="/">Go to the overview</a>
-          </p>
-        </section>
-      );
-  }
-}
+import { pageAt, ROUTES } from './routes';
 
 export function Layout(p: { path: string; search: string }) {
   const { me, setMe, can } = useMe();
@@ -129,16 +57,16 @@ export function Layout(p: { path: string; search: string }) {
       </header>
       <nav id="nav" class={open ? 'open' : ''} aria-label="Main" onClick={() => setOpen(false)}>
         <ul>
-          {NAV.filter((n) => can(n.role)).map((n) => (
+          {ROUTES.filter((r) => r.label && can(r.role)).map((r) => (
             <li>
-              <a href={n.path} aria-current={current(n.path) ? 'page' : undefined}>
-                {n.label}
+              <a href={r.path} aria-current={current(r.path) ? 'page' : undefined}>
+                {r.label}
               </a>
             </li>
           ))}
         </ul>
       </nav>
-      <main id="main">{pageFor(p.path, p.search)}</main>
+      <main id="main">{pageAt(p.path, p.search)}</main>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, whenSignedOut } from './api';
-import { MeContext, type Me } from './session';
+import { MeContext } from './session';
+import type { Me } from './server-types';
 import { Notices, notify } from './ui';
 import { navigate, onLinkClick, useLocation } from './router';
 import { Layout } from './layout';

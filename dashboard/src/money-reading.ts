@@ -1,19 +1,17 @@
 import { providerOfSender } from '../../src/mobile-money/reading/senders.ts';
+import type { MobileMoneyEvent } from './server-types';
+
+type Provider = MobileMoneyEvent['provider'];
 
 /** The API names providers neutrally (`provider_a`); the dashboard shows the name beside it. */
-export const PROVIDERS: Record<string, { name: string; sender: string }> = {
+export const PROVIDERS: Record<Provider, { name: string; sender: string }> = {
   provider_a: { name: 'MVola', sender: 'MVola' },
   provider_b: { name: 'Orange Money', sender: 'OrangeMoney' },
   provider_c: { name: 'Airtel Money', sender: 'AirtelMoney' },
 };
-export const providerName = (p: string) => PROVIDERS[p]?.name ?? p;
+export const providerName = (p: Provider) => PROVIDERS[p].name;
 
-interface Reading {
-  provider: string;
-  classification: string;
-  parsingStatus: string;
-  reference: string | null;
-}
+type Reading = Pick<MobileMoneyEvent, 'provider' | 'classification' | 'parsingStatus' | 'reference'>;
 
 /**
  * Why a record is `ambiguous`, in words, from what the record and its SMS say (the rules of
@@ -23,8 +21,7 @@ export function ambiguityReasons(e: Reading, from: string | null): string[] {
   if (e.classification !== 'ambiguous') return [];
   const reasons: string[] = [];
   const expected = PROVIDERS[e.provider];
-  if (from !== null && providerOfSender(from) !== e.provider)
-    reasons.push(`It was not sent by ${expected?.name ?? e.provider}'s own sender (${expected?.sender ?? '?'}) but by ${from}: a forward, a copy or a forgery.`);
+  if (from !== null && providerOfSender(from) !== e.provider) reasons.push(`It was not sent by ${expected.name}'s own sender (${expected.sender}) but by ${from}: a forward, a copy or a forgery.`);
   if (e.parsingStatus === 'partial') reasons.push('Its wording is not one Hafatra knows fully: some fields could not be read, and the amount may be a guess.');
   if (e.parsingStatus === 'failed') reasons.push('Its wording is not one Hafatra knows: nothing could be read for sure.');
   if (reasons.length === 0)

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { SendWindows } from '../../src/send-windows/windows.ts';
+import type { SendWindows } from './server-types';
 import { FieldError } from './form-errors';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;

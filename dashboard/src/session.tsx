@@ -1,15 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-
-export type Role = 'viewer' | 'admin' | 'owner';
-
-export interface Me {
-  member: { id: string; email: string };
-  organization: { id: string; name: string };
-  role: Role;
-  scopes: string[];
-  organizations: { id: string; name: string; role: Role }[];
-}
+import type { Me, Role } from './server-types';
 
 const RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
 

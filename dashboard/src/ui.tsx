@@ -356,3 +356,17 @@ export function useSubmit(run: (form: FormData) => Promise<void>) {
   };
   return { busy, onSubmit, onInput, errors };
 }
+
+/** A dialog form's buttons: its submit (busy while it runs, or until the form can be sent) and Cancel. */
+export function SubmitOrCancel(p: { label: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <div class="actions">
+      <button class="primary" type="submit" disabled={p.busy}>
+        {p.label}
+      </button>
+      <button type="button" onClick={p.onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}

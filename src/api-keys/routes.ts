@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { SCOPES } from '../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../auth/api-key-admin.js';
@@ -20,7 +20,7 @@ const CreateKeyBody = Type.Object(
 );
 
 /** What the dashboard shows of a key: never its hash, and its secret only in the create/rotate answer. */
-const keyView = (k: ApiKeyRow) => ({
+export const keyView = (k: ApiKeyRow) => ({
   id: k.id,
   name: k.name,
   hint: k.hint,

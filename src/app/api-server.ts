@@ -17,6 +17,8 @@ import { attachMetrics } from '../metrics/routes.js';
 import { recordRequests } from '../metrics/http-metrics.js';
 import { prepareLanTls } from '../tls/lan-certificate.js';
 import { attachCaDownload } from '../tls/ca-route.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { dashboardPages } from '../dashboard/static-files.js';
 
 export interface ApiServer {
   port: number;
@@ -53,7 +55,8 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
             throw errors.unauthorized('device access is not enabled');
           }),
       },
-      auditDb: ctx.db,
+      recordAudit: (principal, address, entry) => recordAudit(ctx.db, principal, address, entry),
+      dashboard: dashboardPages(),
       bodyLimitBytes: ctx.config.bodyLimitBytes,
       trustProxy: ctx.config.trustProxy,
       anonymousLimit: new AddressBuckets(ctx.config.anonymousRatePerSecond, ctx.config.anonymousBurst),

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import type { DeviceOperations } from '../dispatch/frame-handlers.js';
-import { heartbeatOperation } from '../devices/heartbeat-operation.js';
+import { heartbeatOperation } from '../dispatch/heartbeat-operation.js';
 import { IncomingSmsBody } from '../incoming/schemas.js';
 import { recordIncoming } from '../incoming/record-incoming.js';
 

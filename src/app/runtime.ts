@@ -4,14 +4,14 @@ import { createRedis, redisReady } from '../redis/connection.js';
 import { redisKeys } from '../redis/keys.js';
 import { createLogger } from '../logging/logger.js';
 import type { AppContext } from '../context/app-context.js';
-import type { Infrastructure } from '../context/infrastructure.js';
-import { systemClock, type Clock } from '../context/clock.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
-import { ParseQueueProducer } from '../mobile-money/parse-queue.js';
+import { ParseQueueProducer } from '../context/parse-queue.js';
 import { SerialLane } from '../batching/serial-lane.js';
-import { createMetrics } from '../metrics/metrics.js';
+import { createMetrics } from '../infrastructure/metrics.js';
 import { watchStores } from '../metrics/store-gauges.js';
-import { RESENDS_PER_ROUND } from '../messages/auto-resend/after-reports.js';
+import { RESENDS_PER_ROUND } from '../sending/auto-resend/after-reports.js';
 import { isClusterUrl } from '../redis/redis-url.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {

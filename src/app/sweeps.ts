@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { expirePresence } from '../devices/presence.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../dispatch/sweeps.js';
 import { withdrawStuckClaims } from '../dispatch/withdraw-jobs.js';
-import { resendMissedFailures } from '../messages/auto-resend/sweep.js';
+import { resendMissedFailures } from '../sending/auto-resend/sweep.js';
 import { foldTallyDeltas } from '../overview/sql/fold-tally-deltas.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
-import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../messages/reservations.js';
+import { RESERVATION_SWEEP_MS, recountSeededCounters, settleStaleReservations } from '../sending/reservations.js';
 import { startWebhookWorkers, type WebhookWorkerOptions } from '../webhooks/workers.js';
 import { startReceivedSmsWork } from '../incoming/received-sms-work.js';
-import { startScheduler } from '../scheduling/scheduler.js';
+import { startScheduler } from '../sending/scheduler.js';
 import { startPartitionMaintenance } from '../messages/partitions/maintain-partitions.js';
-import { noticeShardChanges } from '../redis/shard-changes.js';
+import { noticeShardChanges } from './shard-changes.js';
 import { lifecycleSweeps } from './sweeps.js';
 
 export interface Workers {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { AuditQuery } from '../members/schemas.js';
+import { AuditQuery } from './schemas.js';
 import { selectAuditPage } from './sql/select-audit-page.js';
 
 /** GET /dashboard/v1/audit: the organization's member and API-key actions, newest first, keyset pages by id; filters by action and by who. */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { inTransaction } from '../db/pool.js';
 import type { ApiKeyRow, NewApiKey } from './api-key-store.js';
 import { findApiKey } from './sql/select-api-key.js';
@@ -7,11 +7,11 @@ import { markApiKeyRevoked } from './sql/mark-api-key-revoked.js';
 import { tombstoneKey } from './api-key-cache.js';
 
 /** Key lifecycle for the CLI (and later the dashboard): create, rotate, revoke. */
-export async function createApiKey(ctx: AppContext, key: NewApiKey) {
+export async function createApiKey(ctx: Infrastructure, key: NewApiKey) {
   return insertApiKey(ctx.db, key);
 }
 
-export async function revokeApiKey(ctx: AppContext, keyId: string): Promise<ApiKeyRow | undefined> {
+export async function revokeApiKey(ctx: Infrastructure, keyId: string): Promise<ApiKeyRow | undefined> {
   const existing = await findApiKey(ctx.db, keyId);
   if (!existing) return undefined;
   await markApiKeyRevoked(ctx.db, keyId);
@@ -24,7 +24,7 @@ export async function revokeApiKey(ctx: AppContext, keyId: string): Promise<ApiK
 }
 
 /** A new secret with the same organization, scopes and limits; the old one stops working at once. */
-export async function rotateApiKey(ctx: AppContext, keyId: string) {
+export async function rotateApiKey(ctx: Infrastructure, keyId: string) {
   const existing = await findApiKey(ctx.db, keyId);
   if (!existing || existing.revokedAt) return undefined;
   const created = await inTransaction(ctx.db, async (tx) => {

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import type { ApiKeyRow } from './api-key-store.js';
 
 /**
@@ -30,12 +30,12 @@ export function toCachedRecord(row: ApiKeyRow): CachedKeyRecord {
   };
 }
 
-export async function cacheKeyRecord(ctx: AppContext, hashHex: string, row: ApiKeyRow): Promise<void> {
+export async function cacheKeyRecord(ctx: Infrastructure, hashHex: string, row: ApiKeyRow): Promise<void> {
   const key = ctx.keys.apiKey(hashHex).record();
   if (row.revokedAt) await ctx.redis.set(key, 'revoked', 'EX', TOMBSTONE_TTL_SECONDS);
   else await ctx.redis.set(key, JSON.stringify(toCachedRecord(row)), 'EX', RECORD_TTL_SECONDS, 'NX');
 }
 
-export async function tombstoneKey(ctx: AppContext, hashHex: string): Promise<void> {
+export async function tombstoneKey(ctx: Infrastructure, hashHex: string): Promise<void> {
   await ctx.redis.set(ctx.keys.apiKey(hashHex).record(), 'revoked', 'EX', TOMBSTONE_TTL_SECONDS);
 }

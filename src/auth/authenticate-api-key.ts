@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { errors } from '../errors/errors.js';
 import { authenticateMany } from '../redis/scripts/authenticate.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
@@ -15,7 +15,7 @@ type AuthResult = { kind: 'allowed'; record: string } | { kind: 'notCached' } | 
  * Bearer API key → principal, spending one token of the key's request-rate bucket, in one Redis
  * call (lua/authenticate-2.lua). A key Redis does not know yet is read from Postgres once.
  */
-export function apiKeyAuthenticator(ctx: AppContext) {
+export function apiKeyAuthenticator(ctx: Infrastructure) {
   const scripts = new TickBatcher<string, AuthResult | Error>((hashes) => authenticateTogether(ctx, hashes), 256, 2);
   const runAuth = async (hashHex: string): Promise<AuthResult> => {
     const result = await scripts.load(hashHex);
@@ -59,7 +59,7 @@ export function apiKeyAuthenticator(ctx: AppContext) {
  * api_keys.last_used_at (shown in the dashboard) to the minute: a key in use costs one UPDATE a
  * minute per API process, off the request's path; a failed write is only logged.
  */
-function lastUseToucher(ctx: AppContext) {
+function lastUseToucher(ctx: Infrastructure) {
   const touched = new Recent<number>(10_000);
   return (keyId: string) => {
     const now = ctx.clock.now();
@@ -87,7 +87,7 @@ class Recent<V> {
  * distinct key: a client polling hard with one key costs Redis one call per turn, not per request.
  * Within a key, requests are admitted in arrival order.
  */
-async function authenticateTogether(ctx: AppContext, hashes: string[]): Promise<(AuthResult | Error)[]> {
+async function authenticateTogether(ctx: Infrastructure, hashes: string[]): Promise<(AuthResult | Error)[]> {
   const wanted = new Map<string, number>();
   for (const h of hashes) wanted.set(h, (wanted.get(h) ?? 0) + 1);
   const distinct = [...wanted.keys()];

@@ -1,14 +1,14 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { errors } from '../errors/errors.js';
 import { scopesOfRole, type MemberPrincipal } from './principal.js';
-import { sessionTokenFromCookie } from '../members/session-token.js';
-import { findLiveSession } from '../members/sql/select-live-session.js';
+import { sessionTokenFromCookie } from './session-token.js';
+import { findLiveSession } from './sql/select-live-session.js';
 
 /**
  * Session cookie → member principal. Postgres is asked on every request (one indexed read): a
  * session ended on any API process, or a member removed, is refused on the next request here.
  */
-export function sessionAuthenticator(ctx: AppContext) {
+export function sessionAuthenticator(ctx: Infrastructure) {
   const limits = { idleMinutes: ctx.config.sessionIdleMinutes, maxHours: ctx.config.sessionMaxHours };
   return async function authenticateSession(cookie: string | undefined): Promise<MemberPrincipal> {
     const token = sessionTokenFromCookie(cookie);

@@ -1,7 +1,7 @@
 import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
-import type { ParseQueueProducer } from '../mobile-money/parse-queue.js';
+import type { ParseQueueProducer } from './parse-queue.js';
 import type { SerialLane } from '../batching/serial-lane.js';
-import type { Infrastructure } from './infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 
 /** What every domain service is built from: one per process, composed by app/runtime.ts. */
 export interface AppContext extends Infrastructure {

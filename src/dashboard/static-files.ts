@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { packageRoot } from '../paths.js';
+import { packageRoot } from '../package/paths.js';
 import type { Reply } from '../http/reply.js';
+import type { DashboardPages } from '../http/router.js';
 
 export const dashboardDir = join(packageRoot, 'dist', 'dashboard');
 
@@ -80,3 +81,9 @@ export function dashboardReply(files: Map<string, StaticFile> | null, path: stri
 /** Paths the API owns: never answered with the dashboard. */
 export const isApiPath = (path: string) =>
   path.startsWith('/v1/') || path === '/v1' || path.startsWith('/device/') || path.startsWith('/mobile/') || path.startsWith('/dashboard/') || path === '/openapi.json';
+
+/** The dashboard as app/ hands it to the HTTP server: any GET the API does not own is one of its pages. */
+export function dashboardPages(dir = dashboardDir): DashboardPages {
+  const files = loadDashboard(dir);
+  return { owns: (path) => !isApiPath(path), reply: (path, acceptsGzip) => dashboardReply(files, path, acceptsGzip) };
+}

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Db } from './pool.js';
-import { migrationsDir } from '../paths.js';
+import { migrationsDir } from '../package/paths.js';
 
 /**
  * Applies the plain SQL files of src/db/migrations in name order, each in its own transaction,

@@ -18,3 +18,22 @@ export function parseTimestamptz(text: string): Date {
   const ms = n > 22 ? Number(`${text.slice(20, n - 3)}00`.slice(0, 3)) : 0;
   return new Date(Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)), Number(text.slice(11, 13)), Number(text.slice(14, 16)), Number(text.slice(17, 19)), ms));
 }
+
+/**
+ * timestamptz text → the ISO 8601 text the API answers with (`2026-11-22T08:05:20.682Z`), read
+ * by position like parseTimestamptz, without making a Date only to format it again: for
+ * statements whose rows go straight into JSON (a page of 100 messages holds 800 timestamps).
+ */
+export function isoTimestamptz(text: string): string {
+  const n = text.length;
+  if (n < 22 || !text.endsWith('+00') || text.charCodeAt(10) !== 32 || text.charCodeAt(0) === 48) {
+    return parseAnyTimestamptz(text).toISOString();
+  }
+  const ms = n > 22 ? `${text.slice(20, n - 3)}00`.slice(0, 3) : '000';
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
+}
+
+/** Per-statement parsers (pg's `types`): timestamptz columns as ISO text, every other type as usual. */
+export const ISO_TIMESTAMPS = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.TIMESTAMPTZ ? isoTimestamptz : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+};

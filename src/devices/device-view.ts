@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import type { Config } from '../config/config.js';
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import { inboundCapability } from './inbound-capability.js';
 import type { DeviceRow, SimRow } from './device-store.js';
 import { selectDevices } from './sql/select-devices.js';

@@ -7,9 +7,9 @@ import { deviceUnauthorized } from './authenticate-device.js';
 import { assignments } from './device-store.js';
 import { inboundCapability, type InboundCapability } from './inbound-capability.js';
 import { syncSims } from './sims.js';
-import { trustedTime, type ClockSkewWarning } from '../dispatch/clock.js';
+import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import type { Heartbeat } from './schemas.js';
-import { isResting, syncDeviceState } from './device-state.js';
+import { isResting, syncDeviceState } from '../dispatch-queue/device-state.js';
 import { markSocketRows, type SocketMark } from './sql/mark-sockets.js';
 import { updateReportedCondition } from './sql/update-reported-condition.js';
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { Int } from '../http/schema-kit.js';
+import { Int } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { updateDevice } from './update-device.js';
 import { selectDevicePacing } from './sql/select-device-pacing.js';
@@ -15,7 +15,7 @@ const PacingBody = Type.Object(
   { additionalProperties: false },
 );
 
-async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
+export async function pacingOf(ctx: AppContext, orgId: string, deviceId: string) {
   const row = await selectDevicePacing(ctx.db, orgId, deviceId);
   if (!row) throw errors.notFound('device');
   return { ...row, defaultPacingPerMinute: ctx.config.pacingPerMinute };

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { dashboardBaseUrl } from '../members/base-url.js';
 import { createPairingCode } from './pairing.js';

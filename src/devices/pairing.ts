@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type Queryable } from '../db/pool.js';
 import { errors } from '../errors/errors.js';
 import { newId } from '../ids/ids.js';
-import { syncDeviceState } from './device-state.js';
+import { syncDeviceState } from '../dispatch-queue/device-state.js';
 import { newDeviceToken } from './device-token.js';
 import { hashPairingCode, newPairingCode } from './pairing-code.js';
 import type { PairBody, ReportedSim } from './schemas.js';

@@ -1,22 +1,16 @@
 import type { AppContext } from '../context/app-context.js';
 import { inTransaction, type DbClient } from '../db/pool.js';
 import { applyTransitions } from '../messages/transitions.js';
-import { syncDeviceState } from './device-state.js';
+import { syncDeviceState } from '../dispatch-queue/device-state.js';
 import { getDevice } from './device-view.js';
 import type { Device } from './schemas.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import type { RevokedSignal } from '../redis/device-signal.js';
 import { revokeDeviceRow } from './sql/revoke-device-row.js';
 import { selectHeldMessageIds } from './sql/select-held-message-ids.js';
 import { selectPinnedQueuedIds } from './sql/select-pinned-queued-ids.js';
 
 export const DEFAULT_REVOKE_REASON = 'revoked by API';
-
-/** Published on the organization's device channel: every API process closes that phone's socket. */
-export interface DeviceRevokedEvent {
-  type: 'revoked';
-  orgId: string;
-  deviceId: string;
-}
 
 /**
  * Ends a phone's access at once. The token check reads `revoked_at` in Postgres, so the very
@@ -40,8 +34,9 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
       orgId,
       outcome.failed.map((id) => ({ id, requestedDeviceId: deviceId })),
     );
-    const event: DeviceRevokedEvent = { type: 'revoked', orgId, deviceId };
-    await publishDeviceSignals(ctx.redis, ctx.keys, [event]);
+    // Every API process closes that phone's socket or stream.
+    const signal: RevokedSignal = { type: 'revoked', orgId, deviceId };
+    await publishDeviceSignals(ctx.redis, ctx.keys, [signal]);
     ctx.log.info({ deviceId, unknown: outcome.unknown, failed: outcome.failed.length }, 'device revoked');
   }
   return getDevice(ctx, orgId, deviceId);

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../http/schema-kit.js';
-import { PhoneDateTime } from '../dispatch/phone-time.js';
-import { ClockSkewWarningSchema } from '../dispatch/clock.js';
+import { DateTime, Int, Nullable, NullableDateTime, RadioText, Text } from '../schemas/schema-kit.js';
+import { PhoneDateTime } from '../time/phone-time.js';
+import { ClockSkewWarningSchema } from '../time/phone-clock.js';
 
 /** The resources and bodies of the devices domain: /v1/devices and the phone's /device/v1. */
 

@@ -1,12 +1,12 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { syncDeviceState } from './device-state.js';
-import { checkedSendWindows, deviceSendWindowsChanged } from '../send-windows/settings.js';
+import { syncDeviceState } from '../dispatch-queue/device-state.js';
+import { checkedSendWindows, deviceSendWindowsChanged } from './send-window-settings.js';
 import { getDevice } from './device-view.js';
 import { assignments } from './device-store.js';
 import type { Device, UpdateDeviceBody } from './schemas.js';
 import type { SendWindows } from '../send-windows/windows.js';
-import { pushAppEvent } from '../mobile-api/app-events.js';
+import { pushAppEvent } from './app-events.js';
 import { selectReportedSims } from './sql/select-reported-sims.js';
 import { updateDeviceColumns } from './sql/update-device-columns.js';
 

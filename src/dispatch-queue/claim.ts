@@ -1,35 +1,19 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { claimJobs as claimFromQueues, type ClaimJobsArgs, type ClaimJobsKeys } from '../redis/scripts/claim-jobs.js';
 import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { utcDay } from '../redis/keys.js';
-import { syncDeviceState } from '../devices/device-state.js';
+import { syncDeviceState } from './device-state.js';
 import type { ClaimWriter } from './claim-writer.js';
 import { returnToQueues } from './return-to-queues.js';
 import { HIGH_PRIORITY_LEAD_MS, IGNORE_WINDOWS_LEAD_MS } from './entries.js';
-
-/** What a phone receives for each message it is to send. */
-export interface Job {
-  messageId: string;
-  to: string;
-  body: string;
-  segments: number;
-  simSubscriptionId: number | null;
-  expiresAt: string;
-}
+import { decodeDispatchMeta, jobOf } from './dispatch-meta.js';
+import type { Job } from './job.js';
 
 export interface ClaimResult {
   jobs: Job[];
   /** > 0 when pacing, an off-net wait or the send windows held messages back: when to try again. */
   retryAfterMs: number;
   refused?: 'revoked' | 'not_sending';
-}
-
-interface DispatchMeta {
-  to: string;
-  body: string;
-  seg: number;
-  sim: number | null;
-  exp: number;
 }
 
 export const MAX_CLAIM = 100;
@@ -45,6 +29,7 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
       deviceState: k.deviceState(device.deviceId),
       claiming: k.claiming(),
       netPhones: k.netPhones(),
+      carrierPrefixes: k.carrierPrefixes(),
     },
     {
       deviceId: device.deviceId,
@@ -61,7 +46,7 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
 }
 
 /**
- * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-6.lua), Postgres
+ * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-7.lua), Postgres
  * records the claim with a conditional update (a message cancelled or expired in between is
  * dropped there), then the claim is confirmed in Redis while the jobs go out. Should this process
  * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.
@@ -81,7 +66,7 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
   if (result.kind === 'notSending' || result.kind === 'resting' || result.kind === 'deviceStateMissing') return { jobs: [], retryAfterMs: 0, refused: 'not_sending' };
   if (result.kind === 'paced' || result.claimed.length === 0) return { jobs: [], retryAfterMs: result.retryAfterMs };
   const { retryAfterMs } = result;
-  const picked = result.claimed.map((c) => ({ id: c.id, meta: JSON.parse(c.meta) as DispatchMeta, sim: c.sim, why: c.why }));
+  const picked = result.claimed.map((c) => ({ id: c.id, meta: decodeDispatchMeta(c.meta), sim: c.sim, why: c.why }));
 
   const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim, why: p.why })) });
   if (won === null) {
@@ -98,15 +83,6 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
   confirmClaims(ctx.redis, { claiming: k.claiming(), queueMeta: k.queueMeta() }, { messageIds: picked.map((p) => p.id) }).catch((err: unknown) =>
     ctx.log.warn({ err, deviceId: device.deviceId }, 'claim confirmation deferred to the sweep'),
   );
-  const jobs = picked
-    .filter((p) => won.has(p.id))
-    .map((p) => ({
-      messageId: p.id,
-      to: p.meta.to,
-      body: p.meta.body,
-      segments: p.meta.seg,
-      simSubscriptionId: p.sim >= 0 ? p.sim : null,
-      expiresAt: new Date(p.meta.exp).toISOString(),
-    }));
+  const jobs = picked.filter((p) => won.has(p.id)).map((p) => jobOf(p.id, p.meta, p.sim));
   return { jobs, retryAfterMs };
 }

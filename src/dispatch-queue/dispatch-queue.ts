@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { claimJobs, type ClaimResult } from './claim.js';
 import { claimWriter, type ClaimWriter } from './claim-writer.js';
 import { dispatchBatch } from './dispatch-batch.js';

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { enqueueMessages } from '../redis/scripts/enqueue-messages.js';
 import type { DispatchEntry } from './entries.js';
 

@@ -1,4 +1,5 @@
 import type { MessageRow } from '../messages/message.js';
+import { dispatchMeta, type DispatchFields } from './dispatch-meta.js';
 
 /** A message on its way to a dispatch queue. */
 export interface DispatchEntry {
@@ -7,34 +8,8 @@ export interface DispatchEntry {
   requestedDeviceId: string | null;
   /** Enqueue order: the message's creation time (a scheduled one's sendAt), so a rebuilt queue keeps the original order. */
   score: number;
-  /** What a phone needs to send it (dispatchMeta), kept beside the queue so a claim reads no Postgres. */
+  /** What a phone needs to send it (dispatch-meta.ts), kept beside the queue so a claim reads no Postgres. */
   meta: string;
-}
-
-export interface DispatchFields {
-  body: string;
-  segments: number;
-  simSubscriptionId: number | null;
-  requestedDeviceId: string | null;
-  expiresAt: number;
-  /** A phone that may not take the message before `until` (ms): the one it was withdrawn from, or failed on. */
-  avoid?: { deviceId: string; until: number } | null;
-  /** The send ignores the send windows (quiet hours): `"iw":1`. */
-  ignoreSendWindows?: boolean;
-}
-
-/** The dispatch JSON of one message: {to, body, seg, sim, dev, exp, av?, avu?, iw?} (read by lua/claimJobs). */
-export function dispatchMeta(to: string, f: DispatchFields): string {
-  return batchMetaFormatter(f)(to);
-}
-
-/** The messages of one send differ only by recipient: the rest of their JSON is made once. */
-export function batchMetaFormatter(f: DispatchFields): (to: string) => string {
-  const avoid = f.avoid ? `,"av":${JSON.stringify(f.avoid.deviceId)},"avu":${f.avoid.until}` : '';
-  const iw = f.ignoreSendWindows ? ',"iw":1' : '';
-  const rest =
-    `,"body":${JSON.stringify(f.body)},"seg":${f.segments},"sim":${JSON.stringify(f.simSubscriptionId)},` + `"dev":${JSON.stringify(f.requestedDeviceId)},"exp":${f.expiresAt}${avoid}${iw}}`;
-  return (to) => `{"to":${JSON.stringify(to)}${rest}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { selectUndispatchedBatches } from '../messages/sql/batches.js';
 import { toDispatchEntry } from './entries.js';
 import { enqueue } from './enqueue.js';

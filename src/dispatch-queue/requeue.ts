@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import type { DispatchEntry } from './entries.js';
 import { returnToQueues } from './return-to-queues.js';
 import type { WorkSignals } from './work-signals.js';

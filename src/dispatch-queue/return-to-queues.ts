@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { selectStillQueued } from './sql/select-still-queued.js';
 

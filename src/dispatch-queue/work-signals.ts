@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
+import type { WorkSignal } from '../redis/device-signal.js';
 
 /**
  * Wakes the phones this process holds for an organization (or one phone); `count`: how many
@@ -45,7 +46,7 @@ export class WorkSignals {
     await publishDeviceSignals(
       this.ctx.redis,
       this.ctx.keys,
-      [...targets.values()].map(({ orgId, deviceId, count }) => ({ type: 'work', orgId, deviceId, count, origin: wakers.length > 0 ? this.origin : undefined })),
+      [...targets.values()].map(({ orgId, deviceId, count }): WorkSignal => ({ type: 'work', orgId, deviceId, count, origin: wakers.length > 0 ? this.origin : undefined })),
     );
   }
 }

@@ -32,18 +32,16 @@ function flushAll(): void {
 export class DeviceSession {
   closed = false;
   /** Jobs sent to the phone and not yet reported sent or failed: bounds what one phone holds. */
-  outstanding = 0;
-  /**
-   * Made at the socket's first frame, not when it opens: ten thousand phones that hold a socket
-   * and say nothing cost no memory for them.
-   */
+  private outstanding = 0;
+  /** Answers to this socket's recent frames, for resends with the same ref. */
   private recent: RecentAnswers | undefined;
+  /** Made at the socket's first frame (src/dispatch/socket-sessions.ts, frameBudget). */
   budget: FrameBudget | undefined;
   /** What answering a frame of this socket needs (src/dispatch/frame-handlers.ts), made once. */
   frameContext: FrameContext | undefined;
-  pushing = false;
-  pushAgain = false;
-  retryTimer: NodeJS.Timeout | null = null;
+  private pushing = false;
+  private pushAgain = false;
+  private retryTimer: NodeJS.Timeout | null = null;
   /** Settles when the open bookkeeping is done, with the socket generation it recorded. */
   opened: Promise<number | null> = Promise.resolve(null);
 
@@ -58,13 +56,66 @@ export class DeviceSession {
     return this.principal.deviceId;
   }
 
-  /** Answers to this socket's recent frames, for resends with the same ref. */
+  /** Answers to this socket's recent frames, for resends with the same ref: made at the first frame that needs them. */
   get answers(): RecentAnswers {
     this.recent ??= new RecentAnswers();
     return this.recent;
   }
 
   private outbox: string[] = [];
+
+  /** How many jobs the phone may be sent now: at most `limit`, and none past maxJobs unreported. */
+  room(limit: number): number {
+    return Math.min(this.maxJobs - this.outstanding, limit);
+  }
+
+  /** `count` jobs went out to the phone. */
+  took(count: number): void {
+    this.outstanding += count;
+  }
+
+  /** The phone reported `count` jobs sent or failed, or dropped them. True once it holds half its room or less: worth a refill. */
+  settled(count: number): boolean {
+    this.outstanding = Math.max(0, this.outstanding - count);
+    return this.outstanding <= this.maxJobs / 2;
+  }
+
+  /** A push for this phone begins; false when one is running, which is asked to go round once more instead. */
+  startPush(): boolean {
+    if (this.pushing) {
+      this.pushAgain = true;
+      return false;
+    }
+    this.pushing = true;
+    this.pushAgain = false;
+    return true;
+  }
+
+  /** The running push goes round once more (its last claim came back full). */
+  askAnotherRound(): void {
+    this.pushAgain = true;
+  }
+
+  /** Whether the running push goes round again (asked to meanwhile, and the socket still open); clears the request. */
+  anotherRound(): boolean {
+    const again = this.pushAgain && !this.closed;
+    this.pushAgain = false;
+    return again;
+  }
+
+  endPush(): void {
+    this.pushing = false;
+  }
+
+  /** Runs `retry` in `ms` unless a retry is already due or the socket closed (markClosed cancels it). */
+  retryLater(ms: number, retry: () => void): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      retry();
+    }, ms);
+    this.retryTimer.unref();
+  }
 
   /** False once the socket is closed (the frame is dropped). */
   send(frame: object): boolean {

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { HafatraError, errors, isHafatraError } from '../errors/errors.js';
-import { compileValidator } from '../http/validation.js';
+import { compileValidator } from '../schemas/validation.js';
 import { ClaimBody, StatusReport } from './schemas.js';
 import type { StatusReportWriter } from './status-reports.js';
 import type { RecentAnswers } from './recent-answers.js';

@@ -88,9 +88,8 @@ export class Pusher {
   }
 
   settled(s: DeviceSession, count: number): void {
-    s.outstanding = Math.max(0, s.outstanding - count);
     // Refilled from half empty: one claim of many jobs rather than one claim per report.
-    if (s.outstanding <= s.maxJobs / 2) void this.push(s);
+    if (s.settled(count)) void this.push(s);
   }
 
   pumpAll(): void {
@@ -107,42 +106,28 @@ export class Pusher {
    * may be more. A push already running for the phone is asked to go round once more instead.
    */
   async push(s: DeviceSession, share?: number): Promise<{ full: boolean; claimed: number }> {
-    if (s.pushing) {
-      s.pushAgain = true;
-      return { full: false, claimed: 0 };
-    }
-    s.pushing = true;
+    if (!s.startPush()) return { full: false, claimed: 0 };
     let full = false;
     let claimed = 0;
     try {
       do {
-        s.pushAgain = false;
-        const room = Math.min(s.maxJobs - s.outstanding, MAX_CLAIM, share ?? MAX_CLAIM);
+        const room = s.room(Math.min(MAX_CLAIM, share ?? MAX_CLAIM));
         if (room <= 0 || s.closed) break;
         const result = await this.ctx.dispatch.claim(s.principal, room);
         // Jobs claimed for a socket that closed meanwhile stay claimed by the phone: they are
         // sent again when it reconnects, or withdrawn for another phone if it does not.
-        if (result.jobs.length > 0 && s.send({ type: 'jobs', jobs: result.jobs })) s.outstanding += result.jobs.length;
-        if (result.retryAfterMs > 0) this.retryLater(s, result.retryAfterMs);
+        if (result.jobs.length > 0 && s.send({ type: 'jobs', jobs: result.jobs })) s.took(result.jobs.length);
+        if (result.retryAfterMs > 0) s.retryLater(result.retryAfterMs + 50, () => void this.push(s));
         claimed += result.jobs.length;
         full = result.jobs.length === room;
-        if (full && share === undefined) s.pushAgain = true;
-      } while (s.pushAgain && !s.closed);
+        if (full && share === undefined) s.askAnotherRound();
+      } while (s.anotherRound());
     } catch (err) {
       this.ctx.log.warn({ err, deviceId: s.deviceId }, 'push failed');
       full = false;
     } finally {
-      s.pushing = false;
+      s.endPush();
     }
     return { full, claimed };
-  }
-
-  private retryLater(s: DeviceSession, ms: number): void {
-    if (s.retryTimer || s.closed) return;
-    s.retryTimer = setTimeout(() => {
-      s.retryTimer = null;
-      void this.push(s);
-    }, ms + 50);
-    s.retryTimer.unref();
   }
 }

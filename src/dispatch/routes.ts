@@ -2,7 +2,8 @@ import type { AppContext } from '../context/app-context.js';
 import { deviceRoute, type AnyRoute } from '../http/router.js';
 import { Type } from '@sinclair/typebox';
 import { writeReports } from './status-reports.js';
-import { ClaimBody, JobSchema, StatusReportsBody } from './schemas.js';
+import { ClaimBody, StatusReportsBody } from './schemas.js';
+import { JobSchema } from '../dispatch-queue/job.js';
 import { noSession } from './frame-handlers.js';
 
 /** The HTTP fallback of the socket's claim and status frames, for phones that cannot hold a socket. */

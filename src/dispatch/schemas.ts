@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PathId, DateTime, Int } from '../http/schema-kit.js';
-import { PhoneDateTime } from './phone-time.js';
+import { PathId, Int } from '../schemas/schema-kit.js';
+import { PhoneDateTime } from '../time/phone-time.js';
 
 export const REPORTABLE = ['sending', 'sent', 'delivered', 'failed'] as const;
 export type ReportableStatus = (typeof REPORTABLE)[number];
@@ -22,12 +22,3 @@ export type StatusReport = Static<typeof StatusReport>;
 export const StatusReportsBody = Type.Object({ reports: Type.Array(StatusReport, { minItems: 1, maxItems: 500 }) }, { additionalProperties: false });
 
 export const ClaimBody = Type.Object({ max: Type.Optional(Int('integer', { minimum: 1, maximum: 100 })) }, { additionalProperties: false });
-
-export const JobSchema = Type.Object({
-  messageId: Type.String(),
-  to: Type.String(),
-  body: Type.String(),
-  segments: Type.Integer(),
-  simSubscriptionId: Type.Union([Type.Integer(), Type.Null()]),
-  expiresAt: DateTime,
-});

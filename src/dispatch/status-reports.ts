@@ -3,11 +3,11 @@ import { applyTransitionsLean, type ChangedLean, type Transition } from '../mess
 import { roundsByKey } from '../batching/rounds.js';
 import type { MessageStatus } from '../messages/message.js';
 import type { ReportableStatus, StatusReport } from './schemas.js';
-import { trustedTime, type ClockSkewWarning } from './clock.js';
+import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import { selectReportedMessages } from './sql/select-reported-messages.js';
 import { withdrawJobs } from './withdraw-jobs.js';
-import { resendReportedFailures } from '../messages/auto-resend/after-reports.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { resendReportedFailures } from '../sending/auto-resend/after-reports.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 
 export type ReportOutcome = { messageId: string; status: MessageStatus; duplicate?: true; warning?: ClockSkewWarning } | { messageId: string; error: { code: 'invalid_transition'; message: string } };
 
@@ -39,8 +39,8 @@ function isRepeat(current: MessageStatus, reported: ReportableStatus): boolean {
  * written in one statement per round (a message reported twice in one window, e.g. sending then
  * sent, moves once per round, in order). A message always goes to the same lane and each lane
  * writes one batch at a time, so its reports apply in order; the lanes write in parallel. Two
- * lanes, not four: fewer, larger statements left Postgres more room for claims (fleet 202 → jobs
- * p99 39 and 28 ms against 55 and 38 ms, alternating builds, same throughput within noise).
+ * lanes, not four: fewer, larger statements left Postgres more room for claims (the fleet's
+ * figures: bench/README.md, "Measurements behind the code").
  */
 export class StatusReportWriter {
   private readonly lanes: ReportLane[];

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { applyTransitions } from '../messages/transitions.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
 import { selectExpiredQueued } from './sql/select-expired-queued.js';
 import { selectOrganizationIds } from './sql/select-organization-ids.js';

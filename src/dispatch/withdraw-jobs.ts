@@ -2,9 +2,10 @@ import type { AppContext } from '../context/app-context.js';
 import { toDispatchEntry } from '../dispatch-queue/entries.js';
 import { applyTransitions } from '../messages/transitions.js';
 import { selectStuckClaims } from './sql/select-stuck-claims.js';
-import { countStatusChanges } from '../metrics/metrics.js';
+import { countStatusChanges } from '../infrastructure/metrics.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
-import { phoneDoor, requestCancellations } from '../mobile-api/cancellations.js';
+import type { WithdrawnSignal } from '../redis/device-signal.js';
+import { phoneDoor, requestCancellations } from './cancellations.js';
 import { selectWithdrawableJobs } from './sql/select-withdrawable-jobs.js';
 
 /**
@@ -13,20 +14,12 @@ import { selectWithdrawableJobs } from './sql/select-withdrawable-jobs.js';
  */
 export type WithdrawReason = 'claim_timeout' | 'phone_silent' | 'phone_limited' | 'phone_cancelled';
 
-/** Published on the device channel: the API process holding the phone's socket tells it. */
-export interface WithdrawnSignal {
-  type: 'withdrawn';
-  orgId: string;
-  deviceId: string;
-  messageIds: string[];
-}
-
 const BATCH = 1000;
 
 /**
  * Takes back jobs a phone claimed and has not acknowledged `sending` for (all of them, or those
  * named). A phone of the mobile API (SMS Gateway for Android) acknowledges nothing before it
- * sends: its jobs are asked back instead (src/mobile-api/cancellations.ts) and move once it
+ * sends: its jobs are asked back instead (src/dispatch/cancellations.ts) and move once it
  * confirms, through takeBackJobs; nothing is withdrawn now.
  */
 export async function withdrawJobs(ctx: AppContext, deviceId: string, ids: string[] | null, reason: WithdrawReason, avoidUntil: number): Promise<string[]> {

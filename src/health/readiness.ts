@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 
 /** Why a node is not ready: a store that did not answer in time, or a shutdown under way. */
 export type NotReadyReason = 'postgres' | 'redis' | 'draining';

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { publicRoute, type AnyRoute } from './router.js';
-import { ErrorBody } from './schema-kit.js';
-import { packageVersion } from '../version.js';
+import { ErrorBody } from '../schemas/schema-kit.js';
+import { packageVersion } from '../package/version.js';
 
 /**
  * GET /openapi.json: the OpenAPI 3.1 document, built from the very typebox schemas the router

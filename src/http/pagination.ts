@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errors } from '../errors/errors.js';
-import { Int, Text } from './schema-kit.js';
+import { Int, Text } from '../schemas/schema-kit.js';
 
 /**
  * Lists are newest first over time-sortable ids, so a page boundary is an id: rows created after

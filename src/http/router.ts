@@ -1,7 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws.js';
 import { parseJson, readBody, type BodyResult } from './body.js';
-import { compileValidator } from './validation.js';
+import { compileValidator } from '../schemas/validation.js';
 import { errorReply, toHafatraError, type Reply, type ResponseState } from './reply.js';
 import { clientAddressFrom, clientAddressOf } from './client-address.js';
 import type { AddressBuckets } from '../limits/address-buckets.js';
@@ -13,8 +13,6 @@ import { PATH_ID } from '../ids/ids.js';
 import { roleAtLeast, type ApiPrincipal, type DevicePrincipal, type MemberPrincipal, type Role, type Scope } from '../auth/principal.js';
 import { refuseCrossSite, type BrowserHeaders } from './same-origin.js';
 import type { Logger } from '../logging/logger.js';
-import type { Queryable } from '../db/pool.js';
-import { recordAudit } from '../audit/record-audit.js';
 import type { AccessLog } from './access-log.js';
 
 import type { Method } from './method.js';
@@ -126,12 +124,19 @@ export interface Authenticators {
   member(cookie: string | undefined): Promise<MemberPrincipal>;
 }
 
+/** The dashboard's static files, as app/ hands them over (src/dashboard/static-files.ts). */
+export interface DashboardPages {
+  /** Whether a GET of this path is the dashboard's, not the API's. */
+  owns(path: string): boolean;
+  reply(path: string, acceptsGzip: boolean): Reply;
+}
+
 export interface RouterDeps {
   authenticators: Authenticators;
-  /** false: no dashboard on this server (tests of the HTTP layer alone). */
-  dashboard?: false;
-  /** Where routes' `audit` entries are written (needed as soon as a route declares one). */
-  auditDb?: Queryable;
+  /** The dashboard's pages, answered to any GET the API does not own; false: none (tests of the HTTP layer alone). */
+  dashboard?: false | DashboardPages;
+  /** Writes routes' `audit` entries (needed as soon as a route declares one): app/ hands in src/audit/record-audit.ts. */
+  recordAudit?: (principal: ApiPrincipal | MemberPrincipal, address: string, entry: { action: string; target: string | null; detail?: Record<string, unknown> }) => Promise<void>;
   bodyLimitBytes: number;
   /** Take the client's address from X-Forwarded-For (HAFATRA_TRUST_PROXY). */
   trustProxy?: boolean;
@@ -296,7 +301,7 @@ async function handle(
       const { action, target, detail } = route.audit;
       const done = { params: copied.params, body, reply: reply.body };
       // The action happened: a failure to log it is reported, not turned into the client's error.
-      await recordAudit(deps.auditDb!, principal, copied.clientAddress, { action, target: target?.(done) ?? null, ...(detail ? { detail: detail(done) } : {}) }).catch((err: unknown) =>
+      await deps.recordAudit!(principal, copied.clientAddress, { action, target: target?.(done) ?? null, ...(detail ? { detail: detail(done) } : {}) }).catch((err: unknown) =>
         deps.log.error({ err, requestId, action }, 'audit entry not written'),
       );
     }

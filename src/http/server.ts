@@ -3,7 +3,6 @@ import { registerRoute, type AnyRoute, type RouterDeps } from './router.js';
 import { errorReply, sendReply } from './reply.js';
 import { guarded } from './guard.js';
 import { errors } from '../errors/errors.js';
-import { dashboardReply, isApiPath, loadDashboard } from '../dashboard/static-files.js';
 
 export interface HttpServer {
   app: TemplatedApp;
@@ -25,7 +24,7 @@ export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: 
   const app = tls ? uWS.SSLApp({ key_file_name: tls.keyAndCertFile, cert_file_name: tls.keyAndCertFile }) : uWS.App();
   for (const route of routes) registerRoute(app, route, deps);
   extend?.(app);
-  const dashboard = deps.dashboard === false ? null : loadDashboard();
+  const dashboard = deps.dashboard || null;
   app.any(
     '/*',
     guarded(deps.log, 'any /*', (res, req, { state, requestId }) => {
@@ -34,8 +33,8 @@ export function createHttpServer(routes: AnyRoute[], deps: RouterDeps, extend?: 
       const method = req.getMethod();
       // The dashboard's pages: any GET the API does not own (src/dashboard/static-files.ts).
       // Logged as one route each, `dashboard` or `unmatched`: the raw path would be unbounded.
-      if ((method === 'get' || method === 'head') && !isApiPath(path) && deps.dashboard !== false) {
-        const reply = dashboardReply(dashboard, path, /\bgzip\b/.test(req.getHeader('accept-encoding')));
+      if ((method === 'get' || method === 'head') && dashboard?.owns(path)) {
+        const reply = dashboard.reply(path, /\bgzip\b/.test(req.getHeader('accept-encoding')));
         sendReply(res, state, requestId, reply);
         deps.accessLog?.({ requestId, method: method.toUpperCase(), route: 'dashboard', status: reply.status, startedAt, aborted: false });
         return;

@@ -1,4 +1,4 @@
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { IncomingMessage } from './schemas.js';
 
 /** An incoming_messages row joined with the id, provider and classification of its reading. */

@@ -1,5 +1,5 @@
-import { parsePhoneTime } from '../dispatch/phone-time.js';
-import { CLOCK_SKEW_LIMIT_MS, type ClockSkewWarning } from '../dispatch/clock.js';
+import { parsePhoneTime } from '../time/phone-time.js';
+import { CLOCK_SKEW_LIMIT_MS, type ClockSkewWarning } from '../time/phone-clock.js';
 import type { IncomingSms } from './schemas.js';
 
 /** A received SMS with the time the server will store for it. */

@@ -4,7 +4,7 @@ import { inTransaction, type Queryable } from '../db/pool.js';
 import { recordEvents } from '../events/record-events.js';
 import { errors } from '../errors/errors.js';
 import { inboundLockedError, loadInboundDevice, type InboundDevice } from './inbound-device.js';
-import type { ClockSkewWarning } from '../dispatch/clock.js';
+import type { ClockSkewWarning } from '../time/phone-clock.js';
 import { prepareSms, type PreparedSms } from './prepared-sms.js';
 import { storeMessages } from './store-messages.js';
 import { storePart } from './join-parts.js';
@@ -12,7 +12,7 @@ import { toIncomingMessage, type IncomingRow } from './incoming-row.js';
 import { selectIncomingByIds } from './sql/select-incoming-by-ids.js';
 import type { IncomingSms } from './schemas.js';
 import { applyOptOutWords } from '../opt-outs/from-incoming.js';
-import { sendOptOutReplies } from '../opt-outs/replies.js';
+import { sendOptOutReplies } from '../sending/opt-out-replies.js';
 
 export interface IncomingResult {
   clientId: string;

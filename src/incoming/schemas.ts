@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Int, Nullable, NullableDateTime, PathId, RadioText, Text } from '../http/schema-kit.js';
+import { DateTime, Int, Nullable, NullableDateTime, PathId, RadioText, Text } from '../schemas/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
-import { PhoneDateTime } from '../dispatch/phone-time.js';
-import { ClockSkewWarningSchema } from '../dispatch/clock.js';
+import { PhoneDateTime } from '../time/phone-time.js';
+import { ClockSkewWarningSchema } from '../time/phone-clock.js';
 
 /** One received SMS as a phone reports it (HTTP batch item and socket `incoming` frame). */
 export const IncomingSmsBody = Type.Object(

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context/app-context.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { Bulkhead } from './bulkhead.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
 
@@ -25,7 +25,7 @@ export interface LimitedRequests {
  * Redis, which the dashboard's overview shows its members, with one log line per organization
  * and limit naming who is being limited.
  */
-export function limitedRequests(ctx: Pick<AppContext, 'metrics' | 'log' | 'redis' | 'keys'>): LimitedRequests {
+export function limitedRequests(ctx: Pick<Infrastructure, 'metrics' | 'log' | 'redis' | 'keys'>): LimitedRequests {
   let pending = new Map<string, { orgId: string; limit: Limit; count: number }>();
   const flush = async () => {
     if (pending.size === 0) return;
@@ -58,7 +58,7 @@ export function limitedRequests(ctx: Pick<AppContext, 'metrics' | 'log' | 'redis
 }
 
 /** Today's refusals of an organization by limit (the overview's `limited`). */
-export async function limitedToday(ctx: Pick<AppContext, 'redis' | 'keys'>, orgId: string, now = new Date()): Promise<Record<string, number>> {
+export async function limitedToday(ctx: Pick<Infrastructure, 'redis' | 'keys'>, orgId: string, now = new Date()): Promise<Record<string, number>> {
   const counts = await ctx.redis.hgetall(ctx.keys.org(orgId).limited(now.toISOString().slice(0, 10)));
   return Object.fromEntries(Object.entries(counts).map(([limit, n]) => [limit, Number(n)]));
 }

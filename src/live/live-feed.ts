@@ -1,12 +1,10 @@
 import type { AppContext } from '../context/app-context.js';
-import type { us_socket_context_t } from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket } from '../http/uws.js';
-import { guarded, replySafely } from '../http/guard.js';
-import { errorReply, toHafatraError } from '../http/reply.js';
+import type { TemplatedApp, WebSocket } from '../http/uws.js';
+import { authenticatedUpgrade } from '../http/socket-upgrade.js';
 import { refuseCrossSite } from '../http/same-origin.js';
 import { sessionAuthenticator } from '../auth/authenticate-session.js';
 import { scopesOfRole, type MemberPrincipal } from '../auth/principal.js';
-import { liveSessionsAmong } from '../members/sql/select-live-sessions-among.js';
+import { liveSessionsAmong } from '../auth/sql/select-live-sessions-among.js';
 import { every } from '../periodic/every.js';
 import { errors } from '../errors/errors.js';
 import { orgSignatures } from './sql/select-org-signatures.js';
@@ -46,30 +44,20 @@ export function attachLiveFeed(app: TemplatedApp, ctx: AppContext): LiveFeed {
     maxBackpressure: 64 * 1024,
     closeOnBackpressureLimit: true as unknown as number,
     sendPingsAutomatically: true,
-    upgrade: guarded(ctx.log, `upgrade ${LIVE_PATH}`, (res: HttpResponse, req: HttpRequest, { state, requestId }, context: us_socket_context_t) => {
-      const key = req.getHeader('sec-websocket-key');
-      const protocol = req.getHeader('sec-websocket-protocol');
-      const extensions = req.getHeader('sec-websocket-extensions');
-      const cookie = req.getHeader('cookie') || undefined;
-      const browser = { origin: req.getHeader('origin'), host: req.getHeader('host'), secFetchSite: req.getHeader('sec-fetch-site') };
-      Promise.resolve()
-        .then(() => {
-          // A WebSocket is not bound by the same-origin policy: another site's page could open
-          // one with the member's cookie, so the upgrade is held to the rule of a write.
-          refuseCrossSite('post', browser);
-          return authenticate(cookie);
-        })
-        .then((principal) => {
-          if (state.aborted || state.done) return;
-          if ((byOrg.get(principal.orgId)?.size ?? 0) >= SOCKETS_PER_ORG) throw errors.rateLimited('too many dashboards open for this organization', 10);
-          res.cork(() => res.upgrade<LiveData>({ principal }, key, protocol, extensions, context));
-          state.done = true;
-        })
-        .catch((err: unknown) => {
-          const { error, unexpected } = toHafatraError(err);
-          if (unexpected) ctx.log.warn({ err, requestId }, 'live feed refused');
-          replySafely(res, state, requestId, errorReply(error, requestId), ctx.log);
-        });
+    upgrade: authenticatedUpgrade(ctx.log, LIVE_PATH, {
+      read: (req) => ({
+        cookie: req.getHeader('cookie') || undefined,
+        browser: { origin: req.getHeader('origin'), host: req.getHeader('host'), secFetchSite: req.getHeader('sec-fetch-site') },
+      }),
+      admit: async ({ cookie, browser }): Promise<LiveData> => {
+        // A WebSocket is not bound by the same-origin policy: another site's page could open
+        // one with the member's cookie, so the upgrade is held to the rule of a write.
+        refuseCrossSite('post', browser);
+        const principal = await authenticate(cookie);
+        if ((byOrg.get(principal.orgId)?.size ?? 0) >= SOCKETS_PER_ORG) throw errors.rateLimited('too many dashboards open for this organization', 10);
+        return { principal };
+      },
+      onUnexpected: (err, requestId) => ctx.log.warn({ err, requestId }, 'live feed refused'),
     }),
     open: (ws) => {
       const { principal } = ws.getUserData();

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Hafatra } from '../../clients/typescript/src/index.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../package/version.js';
 import { registerReadTools } from './read-tools.js';
 import { registerSendTool } from './send-tool.js';
 import { DailyBudget, type RailSettings } from './send-rails.js';

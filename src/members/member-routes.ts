@@ -11,7 +11,7 @@ import { linkUrl } from './links.js';
 import { createLink } from './sql/create-link.js';
 import { openInvitations } from './sql/select-open-invitations.js';
 import { revokeInvitation } from './sql/revoke-invitation.js';
-import { endMemberSessions } from './sql/end-member-sessions.js';
+import { endMemberSessions } from '../auth/sql/end-member-sessions.js';
 import { dashboardBaseUrl } from './base-url.js';
 import { ChangeRoleBody, InviteBody } from './schemas.js';
 

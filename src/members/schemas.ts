@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 
 export const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('viewer')], {
   errorMessage: 'must be owner, admin or viewer',
@@ -16,14 +16,3 @@ export const InspectLinkBody = Type.Object({ token: Token }, { additionalPropert
 export const AcceptLinkBody = Type.Object({ token: Token, password: Type.Optional(Password), email: Type.Optional(Email) }, { additionalProperties: false });
 export const InviteBody = Type.Object({ email: Email, role: RoleSchema }, { additionalProperties: false });
 export const ChangeRoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
-export const AuditQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    before: Type.Optional(Text({ maxLength: 200 })),
-    /** One action (`webhook.created`), or a family of them ending in a dot (`webhook.`). */
-    action: Type.Optional(Text({ maxLength: 64, pattern: '^[a-z_]+(\\.[a-z_]*)?$', errorMessage: 'must be an action such as webhook.created, or webhook. for all of its kind' })),
-    /** A member's id, `api_key` for every API key's actions, or `cli` for the server's own. */
-    by: Type.Optional(Text({ maxLength: 64, pattern: '^[A-Za-z0-9_]+$', errorMessage: "must be a member's id, api_key or cli" })),
-  },
-  { additionalProperties: false },
-);

@@ -6,10 +6,10 @@ import { recordAudit, recordAuditInEveryOrganization } from '../audit/record-aud
 import type { MemberPrincipal } from '../auth/principal.js';
 import { describeMe } from './me.js';
 import { signIn } from './sign-in.js';
-import { clearedSessionCookie, sessionCookie } from './session-token.js';
-import { endMemberSessions } from './sql/end-member-sessions.js';
-import { endSession } from './sql/end-session.js';
-import { switchSessionOrganization } from './sql/switch-session-organization.js';
+import { clearedSessionCookie, sessionCookie } from '../auth/session-token.js';
+import { endMemberSessions } from '../auth/sql/end-member-sessions.js';
+import { endSession } from '../auth/sql/end-session.js';
+import { switchSessionOrganization } from '../auth/sql/switch-session-organization.js';
 import { normalizeEmail } from './member-store.js';
 import { findMember } from './sql/select-member.js';
 import { organizationsOf } from './sql/select-organizations-of.js';

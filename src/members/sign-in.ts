@@ -6,7 +6,7 @@ import type { MemberRow } from './member-store.js';
 import { findMemberByEmail } from './sql/select-member-by-email.js';
 import { markSignedIn } from './sql/mark-signed-in.js';
 import { organizationsOf } from './sql/select-organizations-of.js';
-import { insertSession } from './sql/insert-session.js';
+import { insertSession } from '../auth/sql/insert-session.js';
 
 export interface NewSession {
   memberId: string;

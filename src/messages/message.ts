@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { DateTime, Nullable, NullableDateTime } from '../schemas/schema-kit.js';
+import { MESSAGE_STATUSES, type MessageStatus } from './status.js';
 
 /**
  * What a Message is, in every form it takes: the public resource (schema and type), the row it
@@ -8,9 +9,7 @@ import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
  * missing from the others.
  */
 
-export const MESSAGE_STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export const TERMINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown']);
+export { MESSAGE_STATUSES, TERMINAL_STATUSES, type MessageStatus } from './status.js';
 
 const StatusSchema = Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)));
 
@@ -96,9 +95,16 @@ export const MESSAGE_COLUMNS = COLUMNS;
 /** The same columns qualified by a table alias, for joins and UPDATE … RETURNING. */
 export const messageColumns = (alias: string) => COLUMNS.replaceAll(/(^|,\s*)(\w+)/g, `$1${alias}.$2`);
 
+/**
+ * A MessageRow read with ISO_TIMESTAMPS (src/db/timestamptz.ts): its instants already in the
+ * API's text, for pages that only turn rows into JSON.
+ */
+export type MessageRowIso = { [K in keyof MessageRow]: MessageRow[K] extends Date ? string : MessageRow[K] extends Date | null ? string | null : MessageRow[K] };
+
 // The messages of one batch share their timestamps: each distinct instant is formatted once.
 const isoCache = new Map<number, string>();
-function isoOf(d: Date): string {
+function isoOf(d: Date | string): string {
+  if (typeof d === 'string') return d;
   const ms = d.getTime();
   let iso = isoCache.get(ms);
   if (iso === undefined) {
@@ -108,9 +114,9 @@ function isoOf(d: Date): string {
   }
   return iso;
 }
-const isoOrNull = (d: Date | null) => (d ? isoOf(d) : null);
+const isoOrNull = (d: Date | string | null) => (d ? isoOf(d) : null);
 
-export function toMessage(r: MessageRow): Message {
+export function toMessage(r: MessageRow | MessageRowIso): Message {
   return {
     id: r.id,
     to: r.to,

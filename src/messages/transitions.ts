@@ -12,7 +12,7 @@ export type { Changed, ChangedLean, Transition, TransitionOptions } from './sql/
 export const ALLOWED_FROM: Record<MessageStatus, readonly MessageStatus[]> = {
   // Only a scheduled send is written `accepted` (src/scheduling/); every other send is written `queued`.
   accepted: [],
-  // A scheduled message due (src/scheduling/move-due.ts); a claim withdrawn before the phone
+  // A scheduled message due (src/sending/move-due.ts); a claim withdrawn before the phone
   // acknowledged `sending` (dispatch/withdraw-jobs.ts).
   queued: ['accepted', 'claimed'],
   claimed: ['queued'],

@@ -1,5 +1,5 @@
 import type { AccessLog } from '../http/access-log.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../infrastructure/metrics.js';
 
 /**
  * Every answered request counted and timed, then handed to the access log (when on): both are

@@ -2,7 +2,7 @@ import { nativeUws, type us_listen_socket } from '../http/uws.js';
 import { guarded } from '../http/guard.js';
 import { errorReply, sendReply } from '../http/reply.js';
 import { errors } from '../errors/errors.js';
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { attachMetrics } from './routes.js';
 
 export interface MetricsListener {

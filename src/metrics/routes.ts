@@ -5,7 +5,7 @@ import { errorReply, type Reply } from '../http/reply.js';
 import type { AccessLog } from '../http/access-log.js';
 import { errors } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../infrastructure/metrics.js';
 
 export interface MetricsRouteDeps {
   log: Logger;

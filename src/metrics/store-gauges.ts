@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
-import type { Infrastructure } from '../context/infrastructure.js';
-import { withinTimeout } from './within-timeout.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
+import { withinTimeout } from '../infrastructure/within-timeout.js';
 import { countQueuedByOrg } from './sql/count-queued-by-org.js';
 
 /** Several scrapers (or a fast scrape interval) share one count this long. */

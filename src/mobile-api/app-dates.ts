@@ -1,4 +1,4 @@
-import { parsePhoneTime } from '../dispatch/phone-time.js';
+import { parsePhoneTime } from '../time/phone-time.js';
 
 /**
  * Dates to and from SMS Gateway for Android (smsgate-mobile-protocol.md §1.6).

@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../http/uws.js';
 import type { AppDevice } from './authenticate-app.js';
-import type { AppEvent } from './app-events.js';
+import type { AppEvent } from '../devices/app-events.js';
 
 /** Frames waiting while the phone does not read; past this the stream is closed (it reconnects and pulls). */
 const MAX_WAITING = 64;

@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { inTransaction } from '../db/pool.js';
 import { HafatraError } from '../errors/errors.js';
 import { syncSims } from '../devices/sims.js';
-import { syncDeviceState } from '../devices/device-state.js';
+import { syncDeviceState } from '../dispatch-queue/device-state.js';
 import { appSimsToReported } from './app-sims.js';
 import { confirmsCancellation, readAppVersion } from './app-version.js';
 import { appUnauthorized, authenticateAppDevice } from './authenticate-app.js';

@@ -11,7 +11,7 @@ import { createRedis, type Redis } from '../redis/connection.js';
 import { subscribeDeviceSignals } from '../redis/device-signals.js';
 import { atLeast } from './app-version.js';
 import { authenticateAppDevice } from './authenticate-app.js';
-import { holdStreamsLocally, releaseStreamsLocally, type AppEventSignal } from './app-events.js';
+import { holdStreamsLocally, releaseStreamsLocally } from '../devices/app-events.js';
 import { AppStream } from './app-stream.js';
 import { StreamRegistry } from './stream-registry.js';
 import { MOBILE_PREFIX, mobilePaths } from './mobile-route.js';
@@ -51,12 +51,11 @@ export function attachAppStreams(app: TemplatedApp, ctx: AppContext, deps: AppSt
   ctx.metrics.sources.phones = () => (sockets?.() ?? 0) + streams.count();
   holdStreamsLocally(ctx, { origin, deliver: (signal) => streams.deliver(signal), pulled: (deviceId) => streams.pulled(deviceId) });
 
-  subscribeDeviceSignals(subscriber, ctx.keys, (text) => {
-    const signal = JSON.parse(text) as { type: string; orgId: string; deviceId: string | null; count?: number; origin?: string };
+  subscribeDeviceSignals(subscriber, ctx.keys, ctx.log, (signal) => {
     if (signal.type === 'work' && signal.origin !== workOrigin) streams.wake(signal.orgId, signal.deviceId, signal.count);
-    else if (signal.type === 'app-event' && signal.origin !== origin) streams.deliver(signal as AppEventSignal);
-    else if (signal.type === 'app-pulled' && signal.deviceId) streams.pulled(signal.deviceId);
-    else if (signal.type === 'revoked' && signal.deviceId) for (const s of streams.of(signal.orgId, signal.deviceId)) s.end();
+    else if (signal.type === 'app-event' && signal.origin !== origin) streams.deliver(signal);
+    else if (signal.type === 'app-pulled') streams.pulled(signal.deviceId);
+    else if (signal.type === 'revoked') for (const s of streams.of(signal.orgId, signal.deviceId)) s.end();
   }).catch((err: unknown) => ctx.log.warn({ err }, 'app stream signal subscription failed'));
   // Signals missed while the subscriber reconnected: every phone pulls once and finds its work.
   subscriber.on('ready', () => streams.wakeAll());

@@ -6,7 +6,7 @@ import type { Reply } from '../http/reply.js';
 import { errorReply, toHafatraError } from '../http/reply.js';
 import { guarded, replySafely } from '../http/guard.js';
 import { parseJson, readBody } from '../http/body.js';
-import { compileValidator } from '../http/validation.js';
+import { compileValidator } from '../schemas/validation.js';
 import { clientAddressOf } from '../http/client-address.js';
 import { errors } from '../errors/errors.js';
 import { authenticateAppDevice, type AppDevice, type AppHeaders } from './authenticate-app.js';

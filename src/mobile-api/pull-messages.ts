@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { MAX_CLAIM } from '../dispatch-queue/claim.js';
-import { notePulled, pushAppEvent } from './app-events.js';
+import { notePulled, pushAppEvent } from '../devices/app-events.js';
 import { toAppMessage, type AppMessage } from './app-message.js';
 import { appUnauthorized, type AppDevice } from './authenticate-app.js';
 import { selectHeldMessages, type HeldMessage } from './sql/select-held-messages.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import type { StatusReportWriter } from '../dispatch/status-reports.js';
 import type { AppDevice } from './authenticate-app.js';
 import { errors } from '../errors/errors.js';
-import { compileValidator } from '../http/validation.js';
+import { compileValidator } from '../schemas/validation.js';
 import { recordHeartbeat } from '../devices/heartbeat.js';
 import type { Heartbeat } from '../devices/schemas.js';
 import { recordIncoming } from '../incoming/record-incoming.js';

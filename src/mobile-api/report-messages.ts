@@ -5,7 +5,7 @@ import { takeBackJobs } from '../dispatch/withdraw-jobs.js';
 import { PATH_ID } from '../ids/ids.js';
 import { appDate, parseAppDate } from './app-dates.js';
 import type { AppDevice } from './authenticate-app.js';
-import { cancellationReasons, forgetCancellations } from './cancellations.js';
+import { cancellationReasons, forgetCancellations } from '../dispatch/cancellations.js';
 import { failureCodeOf } from './failure-codes.js';
 import type { AppState, ReportItem } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Int, RadioText, Text } from '../http/schema-kit.js';
+import { Int, RadioText, Text } from '../schemas/schema-kit.js';
 
 /**
  * What SMS Gateway for Android sends (smsgate-mobile-protocol.md §2–§5). Unknown fields are

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import type { AppEvent, AppEventSignal } from './app-events.js';
+import type { AppEvent, AppEventSignal } from '../devices/app-events.js';
 import type { AppStream } from './app-stream.js';
 
 /** Messages of an organization-wide signal each woken phone is counted on to take (its pacing's minute). */

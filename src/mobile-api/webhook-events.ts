@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Int, RadioText, Text } from '../http/schema-kit.js';
+import { Int, RadioText, Text } from '../schemas/schema-kit.js';
 
 /**
  * What the app posts to the URLs of GET /mobile/v1/webhooks (smsgate-mobile-protocol.md §6.2).

@@ -4,7 +4,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from '../http/uws.js';
 import { guarded, replySafely } from '../http/guard.js';
 import { errorReply, toHafatraError, type Reply } from '../http/reply.js';
 import { readBody, type BodyResult } from '../http/body.js';
-import { compileValidator } from '../http/validation.js';
+import { compileValidator } from '../schemas/validation.js';
 import { errors } from '../errors/errors.js';
 import { authenticateAppDevice, type AppHeaders } from './authenticate-app.js';
 import { appJson, MOBILE_BODY_LIMIT, MOBILE_PREFIX, mobilePaths, noContent } from './mobile-route.js';

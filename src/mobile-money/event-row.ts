@@ -1,4 +1,4 @@
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { MobileMoneyEvent } from './schemas.js';
 import type { Classification, ParsingStatus, Provider, ReadingFields } from './reading/index.js';
 import type { AiStatus } from './ai/index.js';

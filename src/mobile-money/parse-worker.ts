@@ -5,7 +5,7 @@ import type { AiReader } from './ai/index.js';
 import { selectStuckAi } from './sql/select-stuck-ai.js';
 import { selectUncheckedSms } from './sql/select-unchecked-sms.js';
 import { aiReaderFromConfig } from './ai-reader-config.js';
-import { PARSE_QUEUE, bullConnection, type ParseJobData } from './parse-queue.js';
+import { PARSE_QUEUE, bullConnection, type ParseJobData } from '../context/parse-queue.js';
 import { finishAi, readIncoming } from './read-incoming.js';
 
 export interface MobileMoneyWorkerOptions {

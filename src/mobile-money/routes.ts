@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { Type } from '@sinclair/typebox';
 import { apiRoute, memberRoute, type AnyRoute } from '../http/router.js';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { reviewEvent } from './sql/review-event.js';
 import { errors } from '../errors/errors.js';

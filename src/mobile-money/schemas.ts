@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime } from '../http/schema-kit.js';
+import { DateTime, Nullable, NullableDateTime } from '../schemas/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 
 export const CLASSIFICATIONS = ['matched', 'ambiguous', 'unknown'] as const;
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const literals = <const T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const MobileMoneyEventSchema = Type.Object({
   id: Type.String(),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable } from '../http/schema-kit.js';
+import { DateTime, Nullable } from '../schemas/schema-kit.js';
 
 export const OPT_OUT_SOURCES = ['sms', 'api', 'member'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, Text } from '../http/schema-kit.js';
+import { Nullable, Text } from '../schemas/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { OptOutSchema } from './opt-out-row.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text } from '../http/schema-kit.js';
+import { Nullable, Text } from '../schemas/schema-kit.js';
 import { DEFAULT_START_WORDS, DEFAULT_STOP_WORDS, keywordsOf, MAX_WORD_LENGTH, MAX_WORDS, type Keywords } from './keywords.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { Text } from '../http/schema-kit.js';
-import { fieldName } from '../http/validation.js';
+import { Text } from '../schemas/schema-kit.js';
+import { fieldName } from '../schemas/validation.js';
 
 /**
  * An organization's mobile networks, for carrier-aware routing: a recipient whose number starts

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics } from '../infrastructure/metrics.js';
 
 export interface Periodic {
   stop(): Promise<void>;

@@ -2,11 +2,11 @@
  * The /device/v1 wire types as a phone sees them. Type-only imports from the server's schemas keep
  * the client and the server in lockstep without pulling server code into the client.
  */
-import type { Job } from '../dispatch-queue/claim.js';
+import type { Job } from '../dispatch-queue/job.js';
 import type { StatusReport } from '../dispatch/schemas.js';
 import type { Heartbeat } from '../devices/schemas.js';
 import type { IncomingSms } from '../incoming/schemas.js';
-import type { ClockSkewWarning } from '../dispatch/clock.js';
+import type { ClockSkewWarning } from '../time/phone-clock.js';
 
 export type { Job, StatusReport, Heartbeat, IncomingSms };
 

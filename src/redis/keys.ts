@@ -18,8 +18,10 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
       queueMeta: () => `${base}:qmeta`,
       /** Messages a claim took off a queue and Postgres has not confirmed yet (id -> claim time). */
       claiming: () => `${base}:claiming`,
-      /** A phone's dispatch state (hash: revoked, outbound, draining, pace, simCap, defaultSim, nets, prefixes, …), read by the claim script. */
+      /** A phone's dispatch state (hash: DEVICE_STATE_FIELDS of src/dispatch-queue/device-state.ts), read by the claim script. */
       deviceState: (deviceId: string) => `${base}:dev:${deviceId}`,
+      /** The organization's carrier prefix table as the claim script reads it (string: `+26132=orange,…`), one copy for all its phones. */
+      carrierPrefixes: () => `${base}:prefixes`,
       /** Sending phones by network (sorted set of `<carrier>|<deviceId>`): an off-net message waits while another is on its network. */
       netPhones: () => `${base}:netphones`,
       /** Prefix of a phone's pacing keys: <prefix>w (its rolling 60 s window) and <prefix><sim>:d<yyyymmdd> (each SIM's day). */
@@ -50,7 +52,7 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
     schedule: () => ({ due: `${prefix}:{sched}:due`, moving: `${prefix}:{sched}:moving` }),
     /** Marker written after the schedule was rebuilt from Postgres; its absence means Redis lost data. */
     scheduleBuilt: () => `${prefix}:schedule-built`,
-    /** The cluster's masters when a worker last looked (src/redis/shard-changes.ts). */
+    /** The cluster's masters when a worker last looked (src/app/shard-changes.ts). */
     clusterMasters: () => `${prefix}:cluster-masters`,
     /** Marker written after the queues were rebuilt from Postgres; its absence means Redis lost data. */
     queuesBuilt: () => `${prefix}:queues-built`,

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../context/infrastructure.js';
+import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { scheduleBatches, type ScheduledBatch } from './schedule.js';
 import { selectWaitingBatches } from './sql/select-waiting-batches.js';
 

@@ -1,7 +1,7 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { parsePhoneTime } from '../dispatch/phone-time.js';
+import { parsePhoneTime } from '../time/phone-time.js';
 import { errors } from '../errors/errors.js';
-import { TEXT_PATTERN } from '../http/schema-kit.js';
+import { TEXT_PATTERN } from '../schemas/schema-kit.js';
 
 /** How far ahead a send may be scheduled (the issue's 30 days). */
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
@@ -11,7 +11,7 @@ export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
  */
 export const SEND_NOW_WITHIN_MS = 2_000;
 
-// The one RFC 3339 parser of the service (src/dispatch/phone-time.ts), under the standard name so
+// The one RFC 3339 parser of the service (src/time/phone-time.ts), under the standard name so
 // that /openapi.json says `format: date-time`. Nothing validated a date-time before.
 if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => parsePhoneTime(value) !== null);
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
-import { Text } from '../http/schema-kit.js';
+import { Text } from '../schemas/schema-kit.js';
 import { searchIncoming, searchMessages } from './search.js';
 
 const SearchQuery = Type.Object({ q: Text({ minLength: 3, maxLength: 200, errorMessage: 'must be 3 to 200 characters: part of a number, a text or an id' }) }, { additionalProperties: false });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../http/schema-kit.js';
+import { Nullable } from '../schemas/schema-kit.js';
 
 /**
  * Send windows (quiet hours, issue 21): when an organization, or one of its phones, may send.
@@ -154,7 +154,7 @@ export function intersect(a: Interval[], b: Interval[]): Interval[] {
 export const SEND_WINDOWS_HORIZON_MS = 8 * DAY_MS;
 
 /**
- * A phone's open times as its dispatch state holds them (`open`, read by lua/claimJobs-6.lua):
+ * A phone's open times as its dispatch state holds them (`open`, read by lua/claimJobs-7.lua):
  * '' when neither its organization nor the phone has windows (open at any hour); else
  * `<from>-<horizon>|<start>-<end>,…` (ms): between from and the horizon, the times when all of
  * them are open. A claim outside from–horizon has the state loaded anew.

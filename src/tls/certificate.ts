@@ -1,6 +1,6 @@
 import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
-import { ipv6ToBytes } from '../webhooks/delivery/ip-text.js';
+import { ipv6ToBytes } from '../net/ip-text.js';
 import * as der from './der.js';
 
 /** What a certificate says: who it is for, until when, and whether it may sign others. */

@@ -1,4 +1,4 @@
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { DeliveryStatus, WebhookDelivery } from './schemas.js';
 
 export interface DeliveryRow {

@@ -1,4 +1,4 @@
-import { iso } from '../http/schema-kit.js';
+import { iso } from '../schemas/schema-kit.js';
 import type { WebhookEndpoint } from './schemas.js';
 
 /** A webhook_endpoints row without its secrets: what every read of the API selects. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../package/version.js';
 import { toAttempts, toDelivery } from './delivery-row.js';
 import { selectDeliveryWithBody } from './sql/select-delivery-with-body.js';
 import { SIGNATURE_HEADER, webhookRequestHeaders } from './delivery/headers.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, NullableDateTime, Text } from '../http/schema-kit.js';
+import { DateTime, Nullable, NullableDateTime, Text } from '../schemas/schema-kit.js';
 import { PageQuery } from '../http/pagination.js';
 import { EVENT_TYPES } from '../events/record-events.js';
 import { MAX_WEBHOOK_URL_LENGTH } from './delivery/safe-url.js';

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { apiRoutes } from '../../src/app/routes.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
 import { ClaimBody, StatusReport } from '../../src/dispatch/schemas.js';
-import { RADIO_TEXT, TEXT_PATTERN } from '../../src/http/schema-kit.js';
+import { RADIO_TEXT, TEXT_PATTERN } from '../../src/schemas/schema-kit.js';
 import { redisReady } from './redis-ready.js';
 
 // Every string and integer a client or a phone sends must be refused by its schema before

@@ -95,6 +95,32 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('offers no resend of a message still sent, and links an expired message to its resend', async () => {
+    const made = async (to: string, status: string) => {
+      const sent = await app.request('POST', '/v1/messages', { key, body: { to, body: 'Veloma', deviceId } });
+      expect(sent.status).toBe(202);
+      const id = sent.body.messages[0].id as string;
+      await app.ctx.db.query('UPDATE messages SET status = $2, device_id = $3 WHERE id = $1', [id, status, deviceId]);
+      return id;
+    };
+    // `sent` is not final: its delivery report may still come, and the server refuses to resend it.
+    await go(`/messages/${await made('+261341111204', 'sent')}`, 'Message to +261341111204');
+    await expect.poll(() => page.getByTestId('message-phone').textContent()).toBe('Till 2');
+    expect(await page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+
+    const expired = await made('+261341111205', 'expired');
+    await go(`/messages/${expired}`, 'Message to +261341111205');
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await expect.poll(() => page.getByText('Resend of').count()).toBe(1);
+    const again = new URL(page.url()).pathname.split('/').pop()!;
+    expect(again).not.toBe(expired);
+    // Back on the expired message, the resend is named: any final message can be resent, not only a failed one.
+    await go(`/messages/${expired}`, 'Message to +261341111205');
+    const facts = page.locator('.facts');
+    await expect.poll(() => facts.textContent()).toContain('Sent again as');
+    expect(await facts.getByRole('link', { name: again }).count()).toBe(1);
+  });
+
   it('searches messages by text and received SMS by sender, and says a too-short search under the box', async () => {
     await app.request('POST', '/v1/messages', { key, body: { to: '+261341111202', body: 'Your parcel 77-ABC is ready', deviceId } });
     await go('/messages', 'Messages');
@@ -182,6 +208,23 @@ describe.each([1280, 390])('at %i px', (width) => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(page.url()).toMatch(new RegExp(`/webhooks/${endpointId}$`));
+  });
+
+  it("lists in the navigation what the member's role uses, and says an address that is no page is not found", async () => {
+    // By its id: at a phone's width the navigation is folded behind the menu button.
+    const labels = (p: Page) => p.locator('nav#nav a').allTextContents();
+    await go('/no-such-page', 'Page not found');
+    expect(await labels(page)).toEqual(['Overview', 'Messages', 'Send', 'Phones', 'Received SMS', 'Mobile money', 'Opt-outs', 'Webhooks', 'API keys', 'Members', 'Settings', 'Audit log']);
+    await page.locator('header a[href="/account"]').click();
+    await expect.poll(() => heading().textContent()).toBe('Your account');
+    await go('/conversations/%2B261341111201', 'Conversation with +261341111201');
+
+    const viewer = await signedInPage(browser, app.url, (await signedInMember(app, orgId, 'viewer')).cookie, { width });
+    await viewer.page.goto(`${app.url}/phones`);
+    await expect.poll(() => viewer.heading().textContent()).toBe('Phones');
+    expect(await labels(viewer.page)).toEqual(['Overview', 'Messages', 'Phones', 'Received SMS', 'Mobile money', 'Opt-outs', 'Webhooks', 'API keys', 'Settings']);
+    expect(await viewer.page.locator('a[aria-current="page"]').textContent()).toBe('Phones');
+    await viewer.context.close();
   });
 
   it('describes each API key scope', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, inject } from 'vitest';
-import { SESSION_COOKIE } from '../../src/members/session-token.js';
+import { SESSION_COOKIE } from '../../src/auth/session-token.js';
 import { databaseUrlFor, runOnServer, testDatabaseUrl } from '../support/database.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 

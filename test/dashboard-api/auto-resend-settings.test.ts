@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember } from '../support/members.js';
 import { expectError } from '../api/expect-error.js';
-import { DEFAULT_RESEND_CODES } from '../../src/messages/auto-resend/policy.js';
+import { DEFAULT_RESEND_CODES } from '../../src/sending/auto-resend/policy.js';
 
 let app: TestApp;
 

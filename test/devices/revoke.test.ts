@@ -88,7 +88,7 @@ describe('DELETE /v1/devices/{id}', () => {
     const phone = await pairPhone(app, orgId);
     const listener = createRedis(app.ctx.config.redisUrl, { name: 'test-listener', subscriber: true });
     const seen: unknown[] = [];
-    await subscribeDeviceSignals(listener, app.ctx.keys, (text) => seen.push(JSON.parse(text)));
+    await subscribeDeviceSignals(listener, app.ctx.keys, app.ctx.log, (signal) => seen.push(signal));
     try {
       await revoke(phone.deviceId);
       await expect.poll(() => seen).toContainEqual({ type: 'revoked', orgId, deviceId: phone.deviceId });

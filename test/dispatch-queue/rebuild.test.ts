@@ -5,7 +5,7 @@ import { newIds } from '../../src/ids/ids.js';
 import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { migrationsDir } from '../../src/paths.js';
+import { migrationsDir } from '../../src/package/paths.js';
 
 let app: TestApp;
 let key: string;

@@ -4,6 +4,7 @@ import { insertTestDevice } from '../support/devices.js';
 import { signedInMember } from '../support/members.js';
 import { recordHeartbeat } from '../../src/devices/heartbeat.js';
 import type { ReportedSim } from '../../src/devices/schemas.js';
+import { DEFAULT_CARRIERS, encodePrefixes } from '../../src/orgs/carriers.js';
 
 // The claim script's clock: an off-net message's wait is measured on it, moved here by hand.
 const clock = { t: Date.now(), now: () => clock.t };
@@ -137,6 +138,22 @@ describe('carrier routing', () => {
     expect(ids(await claim(org.id, free))).toEqual([afterLoss]);
     expect(await claimOf(key, afterLoss!)).toBe(`${free} sim 7 sim_on_net`);
     expect(await app.ctx.redis.zrange(k.netPhones(), '0', '-1')).toEqual([`free|${free}`]);
+  });
+
+  it("keeps the organization's prefix table once for all its phones, and loads it from Postgres when Redis has none", async () => {
+    const { org, key } = await app.createOrg();
+    const orange = await phone(org.id, [{ subscriptionId: 1, carrierName: 'Orange MG' }]);
+    const k = app.ctx.keys.org(org.id);
+    expect(await app.ctx.redis.get(k.carrierPrefixes())).toBe(encodePrefixes(DEFAULT_CARRIERS));
+    expect(await app.ctx.redis.hexists(k.deviceState(orange), 'prefixes')).toBe(0);
+    // As an earlier release left Redis: each phone's own copy (here a stale one), no table of the organization's.
+    await app.ctx.redis.hset(k.deviceState(orange), 'prefixes', '+26132=orange');
+    await app.ctx.redis.del(k.carrierPrefixes());
+    const [toOrange] = await send(key, ['+261370000001']);
+    expect(ids(await claim(org.id, orange))).toEqual([toOrange]);
+    expect(await claimOf(key, toOrange!)).toBe(`${orange} sim 1 sim_on_net`);
+    expect(await app.ctx.redis.get(k.carrierPrefixes())).toBe(encodePrefixes(DEFAULT_CARRIERS));
+    expect(await app.ctx.redis.hexists(k.deviceState(orange), 'prefixes')).toBe(0);
   });
 
   it("a heartbeat that changes a SIM's carrier moves the phone to the new network", async () => {

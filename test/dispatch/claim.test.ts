@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 
 let app: TestApp;
 

@@ -5,7 +5,7 @@ import { insertTestDevice } from '../support/devices.js';
 import { flushPrefix } from '../support/redis.js';
 import { writeReports } from '../../src/dispatch/status-reports.js';
 import { expireQueued, markSilentUnknown, recoverInterruptedClaims } from '../../src/dispatch/sweeps.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { claimInRedisOnly } from '../support/redis-half-claim.js';
 
 let app: TestApp;

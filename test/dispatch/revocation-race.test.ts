@@ -3,7 +3,7 @@ import { eventually, pairTestPhone, sendMessages } from '../support/phones.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { rawSocketSuite, type Frame } from '../support/raw-socket.js';
 import { revokeDevice } from '../../src/devices/revoke-device.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 
 /**
  * The protocol promises `no_session` (then close 4001) for every frame of a revoked phone. A

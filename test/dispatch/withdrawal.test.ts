@@ -4,7 +4,7 @@ import { startApiProcess, type ApiProcess } from '../support/api-process.js';
 import { insertTestDevice } from '../support/devices.js';
 import { pairTestPhone, sendMessages, eventually, type TestPhone } from '../support/phones.js';
 import { writeReports } from '../../src/dispatch/status-reports.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { withdrawStuckClaims } from '../../src/dispatch/withdraw-jobs.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
 import { SimulatedPhone } from '../../src/phone/simulated-phone.js';

@@ -16,8 +16,8 @@ import { createPairingCode } from '../../src/devices/pairing.js';
 import { insertOrganization } from '../../src/orgs/sql/insert-organization.js';
 import { DeviceClient } from '../../src/phone/device-client.js';
 import { checkScenario, RECOVERY_DEADLINE_MS, type Verdict } from './checks.js';
-import { SEND_TIMING } from '../../src/messages/admission.js';
-import { RESERVATION_SWEEP_MS } from '../../src/messages/reservations.js';
+import { SEND_TIMING } from '../../src/sending/admission.js';
+import { RESERVATION_SWEEP_MS } from '../../src/sending/reservations.js';
 import { openScenario, secondsSince, within, type Scenario } from './scenario.js';
 import { startTopology, type ServiceChild, type Topology } from './topology.js';
 

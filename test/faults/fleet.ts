@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../src/context/app-context.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { DeviceClient } from '../../src/phone/device-client.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
 

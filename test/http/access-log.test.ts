@@ -74,10 +74,14 @@ describe('the access log', () => {
     expect(unknown.status).toBe(404);
     const ready = await fetch(`${app.url}/readyz`);
     expect(ready.status).toBe(200);
+    // A dashboard page (app/ hands the server the dashboard's files): built or not, never a 404.
+    const page = await fetch(`${app.url}/messages`);
+    expect(page.status).not.toBe(404);
     const byId = (res: Response) => app.access().find((l) => l.requestId === res.headers.get('x-request-id'));
     expect(byId(refused)).toMatchObject({ method: 'POST', route: '/v1/messages', status: 401 });
     expect(byId(unknown)).toMatchObject({ method: 'GET', route: 'unmatched', status: 404 });
     expect(byId(ready)).toMatchObject({ method: 'GET', route: '/readyz', status: 200 });
+    expect(byId(page)).toMatchObject({ method: 'GET', route: 'dashboard', status: page.status });
     expect(JSON.stringify(app.access())).not.toContain('abc123');
   });
 });

@@ -20,15 +20,22 @@ function claim(s: string, max: number, now = NOW, offNetWaitMs = 20_000): Promis
       deviceState: key(`state${s}`),
       claiming: key(`claiming${s}`),
       netPhones: key(`net${s}`),
+      carrierPrefixes: key(`prefixes${s}`),
     },
     { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000, offNetWaitMs, ignoreWindowsScore: now - IGNORE_WINDOWS_LEAD_MS / 2 },
   );
 }
 
-const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '', prefixes: '', open: '' };
+const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '', open: '' };
+
+/** A sending phone's state hash, and its organization's prefix table ('' for none). */
+async function sendingPhone(s: string, state: Record<string, string>, prefixes = ''): Promise<void> {
+  await redis.hset(key(`state${s}`), { ...SENDING, ...state });
+  await redis.set(key(`prefixes${s}`), prefixes);
+}
 
 async function queue(s: string, entries: [string, string | null][], pace = 1000): Promise<void> {
-  await redis.hset(key(`state${s}`), { ...SENDING, pace: String(pace) });
+  await sendingPhone(s, { pace: String(pace) });
   for (const [i, [id, json]] of entries.entries()) {
     await redis.zadd(key(`q${s}`), i, id);
     if (json) await redis.hset(key(`meta${s}`), id, json);
@@ -151,7 +158,7 @@ describe('lua/claimJobs', () => {
   });
 
   it("takes urgent entries (scored an hour back or more) of both queues before the phone's own queue", async () => {
-    await redis.hset(key('statel'), { ...SENDING, pace: '1000' });
+    await sendingPhone('l', { pace: '1000' });
     await redis.zadd(key('dql'), NOW - 1_000, 'pinned');
     await redis.zadd(key('ql'), NOW - 3_600_000, 'urgent', NOW - 500, 'shared');
     for (const id of ['pinned', 'urgent', 'shared']) await redis.hset(key('metal'), id, meta(`+${id}`));
@@ -194,6 +201,17 @@ describe('lua/claimJobs', () => {
   it('answers deviceStateMissing for a state written before carrier routing (no prefix table), so it is loaded anew', async () => {
     await redis.hset(key('stateold'), { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', pace: '10' });
     expect(await claim('old', 5)).toEqual({ kind: 'deviceStateMissing' });
+  });
+
+  it("answers deviceStateMissing while Redis holds no prefix table for the organization (lost, or each phone's own copy from before), then claims", async () => {
+    await queue('pt', [['m1', meta('+261320000001')]]);
+    await redis.del(key('prefixespt'));
+    // A phone's copy in its state hash, as written before the organization's key held the table, is not read.
+    await redis.hset(key('statept'), { prefixes: '+26132=orange', nets: '2=orange' });
+    expect(await claim('pt', 5)).toEqual({ kind: 'deviceStateMissing' });
+    expect(await redis.zrange(key('qpt'), '0', '-1')).toEqual(['m1']);
+    await redis.set(key('prefixespt'), '+26132=orange');
+    expect(await claim('pt', 5)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1', sim: 2, why: 'sim_on_net' }] });
   });
 
   it('answers notSending for a device with outbound disabled or draining', async () => {
@@ -242,7 +260,7 @@ describe('lua/claimJobs: carrier-aware choice of SIM', () => {
   const picks = (r: ClaimJobsResult) => (r.kind === 'claimed' ? r.claimed.map((c) => [c.id, c.sim, c.why]) : r);
 
   async function phone(s: string, state: Record<string, string>, entries: [string, number, string][], queueKey = `q${s}`): Promise<void> {
-    await redis.hset(key(`state${s}`), { ...SENDING, pace: '1000', prefixes: PREFIXES, ...state });
+    await sendingPhone(s, { pace: '1000', ...state }, PREFIXES);
     for (const [id, score, json] of entries) {
       await redis.zadd(key(queueKey), score, id);
       await redis.hset(key(`meta${s}`), id, json);
@@ -326,7 +344,7 @@ describe('lua/claimJobs: send windows', () => {
   const IW = -IGNORE_WINDOWS_LEAD_MS; // an entry queued ten years ahead, as entries.ts scores it
 
   async function windowed(s: string, open: string, entries: [string, number, string][]): Promise<void> {
-    await redis.hset(key(`state${s}`), { ...SENDING, pace: '1000', open });
+    await sendingPhone(s, { pace: '1000', open });
     for (const [id, score, json] of entries) {
       await redis.zadd(key(`q${s}`), NOW + score, id);
       await redis.hset(key(`meta${s}`), id, json);

@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { loadLuaScripts } from '../../src/redis/scripts/lua-scripts.js';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadLuaScripts, resolveIncludes } from '../../src/redis/scripts/lua-scripts.js';
 import { confirmClaims } from '../../src/redis/scripts/confirm-claims.js';
 import { testRedis } from './redis.js';
 
@@ -31,5 +34,38 @@ describe('lua/confirmClaims', () => {
     expect(await confirmClaims(redis, { claiming: key('claiming'), queueMeta: key('meta') }, { messageIds: ['m1', 'm3'] })).toBe(1);
     expect(await redis.zrange(key('claiming'), '0', '-1')).toEqual(['m2']);
     expect(await redis.hkeys(key('meta'))).toEqual(['m2']);
+  });
+});
+
+describe('Lua includes', () => {
+  it('paste each named part where it is first included, once per script, and refuse a loop', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hafatra-lua-'));
+    try {
+      await mkdir(join(dir, 'includes'));
+      await writeFile(join(dir, 'includes', 'a.lua'), 'local a = 1\n');
+      await writeFile(join(dir, 'includes', 'b.lua'), '--- @include "includes/a"\nlocal b = a + 1\n');
+      await writeFile(join(dir, 'includes', 'loop.lua'), '--- @include "includes/loop"\n');
+      await writeFile(join(dir, 'both-0.lua'), '--- @include "includes/b"\n--- @include "includes/a"\nreturn b\n');
+      const script = loadLuaScripts(dir).get('both')!;
+      expect(script.lua).toBe('local a = 1\nlocal b = a + 1\n-- (includes/a: pasted above)\nreturn b\n');
+      expect(await redis.eval(script.lua, 0)).toBe(2);
+      expect(() => resolveIncludes('--- @include "includes/loop"', dir)).toThrow(/includes itself: includes\/loop -> includes\/loop/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("change a script's command name when an include changes: a deploy never runs a stale script", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hafatra-lua-'));
+    try {
+      await mkdir(join(dir, 'includes'));
+      await writeFile(join(dir, 'one-0.lua'), '--- @include "includes/x"\n');
+      await writeFile(join(dir, 'includes', 'x.lua'), 'return 1\n');
+      const before = loadLuaScripts(dir).get('one')!.command;
+      await writeFile(join(dir, 'includes', 'x.lua'), 'return 2\n');
+      expect(loadLuaScripts(dir).get('one')!.command).not.toBe(before);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { signedInMember, type SignedInMember } from '../support/members.js';
-import { endSession } from '../../src/members/sql/end-session.js';
+import { endSession } from '../../src/auth/sql/end-session.js';
 
 let app: TestApp;
 let orgId: string;

@@ -4,9 +4,9 @@ import { insertTestDevice } from '../support/devices.js';
 import { expectError } from '../api/expect-error.js';
 import { writeReports } from '../../src/dispatch/status-reports.js';
 import { applyTransitionsLean } from '../../src/messages/transitions.js';
-import { resendFailed } from '../../src/messages/auto-resend/resend-failures.js';
-import { resendMissedFailures, SWEEP_GRACE_MS } from '../../src/messages/auto-resend/sweep.js';
-import { AVOID_FAILED_PHONE_MS } from '../../src/messages/auto-resend/policy.js';
+import { resendFailed } from '../../src/sending/auto-resend/resend-failures.js';
+import { resendMissedFailures, SWEEP_GRACE_MS } from '../../src/sending/auto-resend/sweep.js';
+import { AVOID_FAILED_PHONE_MS } from '../../src/sending/auto-resend/policy.js';
 import { utcDay } from '../../src/redis/keys.js';
 import type { OrganizationSettings } from '../../src/orgs/org-store.js';
 

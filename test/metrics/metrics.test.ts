@@ -7,7 +7,7 @@ import pg from 'pg';
 import { startMetricsListener } from '../../src/metrics/metrics-listener.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, type WebhookRig } from '../webhooks/support.js';
 import { testDatabaseUrl } from '../support/database.js';
-import { SCRAPE_READ_TIMEOUT_MS } from '../../src/metrics/within-timeout.js';
+import { SCRAPE_READ_TIMEOUT_MS } from '../../src/infrastructure/within-timeout.js';
 import { parsePrometheus, sampleValue } from '../support/prometheus.js';
 
 const TOKEN = 'metrics-test-token-0123456789';

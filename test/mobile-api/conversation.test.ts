@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageOf, send, startedPhone, statusOf, useMobileApp } from './support.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 
 const env = useMobileApp();
 

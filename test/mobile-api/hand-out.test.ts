@@ -10,14 +10,13 @@ import { startedPhone } from './support.js';
 const clock = { t: Date.now(), now: () => clock.t };
 let app: TestApp;
 let signals: Redis;
-const delayedWakes: { deviceId: string; delayMs: number }[] = [];
+const delayedWakes: { deviceId: string | null; delayMs: number }[] = [];
 
 beforeAll(async () => {
   app = await startTestApp({ pacingPerMinute: 25, claimTimeoutSeconds: 1 }, undefined, clock);
   signals = createRedis(app.ctx.config.redisUrl, { name: 'test-signals', subscriber: true });
-  await subscribeDeviceSignals(signals, app.ctx.keys, (text) => {
-    const s = JSON.parse(text) as { type: string; deviceId: string; delayMs?: number; events?: { event: string }[] };
-    if (s.type === 'app-event' && s.delayMs && s.events?.some((e) => e.event === 'MessageEnqueued')) delayedWakes.push({ deviceId: s.deviceId, delayMs: s.delayMs });
+  await subscribeDeviceSignals(signals, app.ctx.keys, app.ctx.log, (s) => {
+    if (s.type === 'app-event' && s.delayMs && s.events.some((e) => e.event === 'MessageEnqueued')) delayedWakes.push({ deviceId: s.deviceId, delayMs: s.delayMs });
   });
 });
 afterAll(async () => {

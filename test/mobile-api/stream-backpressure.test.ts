@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { pushAppEvent } from '../../src/mobile-api/app-events.js';
+import { pushAppEvent } from '../../src/devices/app-events.js';
 import { registeredPhone, useMobileApp } from './support.js';
 
 const env = useMobileApp();

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { startApiProcess, type ApiProcess } from '../support/api-process.js';
 import { pairTestPhone, sendMessages, type TestPhone } from '../support/phones.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import type { Job } from '../../src/phone/protocol.js';
 import { AndroidApp } from '../support/android-app.js';
 import { registeredPhone } from './support.js';
-import { pushAppEvent } from '../../src/mobile-api/app-events.js';
+import { pushAppEvent } from '../../src/devices/app-events.js';
 
 /**
  * Native phones and app phones on two API processes (the in-process one and a real `hafatra api`

@@ -3,9 +3,9 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { flushPrefix } from '../support/redis.js';
 import { eventsOf, subscribeWebhook } from '../incoming/support.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { utcDay } from '../../src/redis/keys.js';
-import { countDaysMessages } from '../../src/messages/daily-count.js';
+import { countDaysMessages } from '../../src/sending/daily-count.js';
 import { signedInMember } from '../support/members.js';
 
 let app: TestApp;

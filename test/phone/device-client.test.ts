@@ -5,7 +5,7 @@ import { upgradeRefusal } from '../support/raw-socket.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
 import { DeviceProtocolError, type Job } from '../../src/phone/protocol.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 
 let app: PhoneTestApp;
 let proxy: SocketProxy;

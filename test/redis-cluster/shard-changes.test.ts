@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { slotMasters } from '../../src/redis/shard-changes.js';
+import { slotMasters } from '../../src/app/shard-changes.js';
 
 const NODES = `2e15 127.0.0.1:42617@52617 slave 598d 0 1795744734000 3 connected
 598d 127.0.0.1:27298@37298 myself,master - 0 1795744734000 3 connected 10923-16383

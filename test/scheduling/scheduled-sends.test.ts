@@ -3,10 +3,10 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { flushPrefix } from '../support/redis.js';
 import { expectError } from '../api/expect-error.js';
-import { moveDueBatches } from '../../src/scheduling/move-due.js';
+import { moveDueBatches } from '../../src/sending/move-due.js';
 import { rebuildScheduleIfLost, scheduleOverdue, OVERDUE_MS } from '../../src/scheduling/rebuild.js';
 import { takeDueBatches } from '../../src/redis/scripts/take-due-batches.js';
-import { admitAndCommit } from '../../src/messages/send-messages.js';
+import { admitAndCommit } from '../../src/sending/send-messages.js';
 import { expireQueued } from '../../src/dispatch/sweeps.js';
 import { newId } from '../../src/ids/ids.js';
 

@@ -3,7 +3,7 @@ import { testDatabaseUrl } from './database.js';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
-import type { Clock } from '../../src/context/clock.js';
+import type { Clock } from '../../src/time/clock.js';
 import { startApiServer, type ApiExtensions } from '../../src/app/api-server.js';
 import { apiExtensions } from '../../src/app/api-extensions.js';
 import type { AppContext } from '../../src/context/app-context.js';
@@ -57,7 +57,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export const uniqueName = (base = 'org') => `${base}-${randomBytes(6).toString('hex')}`;
 
 /** Like `hafatra api`: the route table plus phone authentication and sockets, unless `ext` replaces them. */
-/** `clock` replaces the wall clock for the process's time-based decisions (see src/context/clock.ts). */
+/** `clock` replaces the wall clock for the process's time-based decisions (see src/time/clock.ts). */
 export async function startTestApp(overrides: Partial<Config> = {}, ext?: ApiExtensions, clock?: Clock): Promise<TestApp> {
   const ctx = openContext(testConfig(overrides), 'test', clock);
   const server = await startApiServer(ctx, ext ?? apiExtensions(ctx));

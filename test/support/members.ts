@@ -1,6 +1,6 @@
 import { newId } from '../../src/ids/ids.js';
-import { insertSession } from '../../src/members/sql/insert-session.js';
-import { SESSION_COOKIE } from '../../src/members/session-token.js';
+import { insertSession } from '../../src/auth/sql/insert-session.js';
+import { SESSION_COOKIE } from '../../src/auth/session-token.js';
 import type { Role } from '../../src/auth/principal.js';
 import type { TestApp } from './harness.js';
 

@@ -5,12 +5,12 @@ import { startTestApp, type TestApp } from './harness.js';
 import { deviceAuthenticator } from '../../src/devices/authenticate-device.js';
 import { createPairingCode } from '../../src/devices/pairing.js';
 import { socketStateWriter } from '../../src/devices/heartbeat.js';
-import { syncDeviceState } from '../../src/devices/device-state.js';
+import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { deviceOperations } from '../../src/app/device-operations.js';
 import { attachDeviceSockets, type DeviceSockets } from '../../src/dispatch/socket-server.js';
 import { DeviceClient, type DeviceClientOptions } from '../../src/phone/device-client.js';
 import { DeviceProtocolError } from '../../src/phone/protocol.js';
-import type { Clock } from '../../src/context/clock.js';
+import type { Clock } from '../../src/time/clock.js';
 
 /** A test API process with phone authentication and the /device/v1/socket endpoint. */
 export interface PhoneTestApp extends TestApp {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/index.js';
-import { packageVersion } from '../../src/version.js';
+import { packageVersion } from '../../src/package/version.js';
 import { createEndpoint, deliveries, emitEvents, startWebhookRig, waitFor, waitForNoJobOf, type WebhookRig } from './support.js';
 
 let rig: WebhookRig;

@@ -3,18 +3,7 @@ import { api } from '../api';
 import { useLive } from '../live';
 import { useMe } from '../session';
 import { Badge, Field, Form, Loading, Page, Time, notify, useSubmit } from '../ui';
-
-interface Entry {
-  kind: 'sent' | 'received';
-  at: string;
-  message?: { id: string; body: string; status: string; failureCode: string | null };
-  sms?: { id: string; body: string | null; mobileMoney: { id: string; classification: string } | null };
-}
-interface Thread {
-  number: string;
-  entries: Entry[];
-  more: boolean;
-}
+import type { Thread } from '../server-types';
 
 /** One contact's thread: what was sent to the number and what came from it, oldest first, with a reply box. */
 export function Conversation(p: { number: string }) {
@@ -48,7 +37,7 @@ export function Conversation(p: { number: string }) {
       ) : (
         <ol class="thread" aria-label="Messages, oldest first">
           {thread.entries.map((e) =>
-            e.kind === 'sent' && e.message ? (
+            e.kind === 'sent' ? (
               <li class="bubble out" data-testid="sent">
                 <p class="body">{e.message.body}</p>
                 <p class="meta">
@@ -58,10 +47,10 @@ export function Conversation(p: { number: string }) {
               </li>
             ) : (
               <li class="bubble in" data-testid="received">
-                <p class="body">{e.sms?.body ?? <span class="muted">removed after the retention period</span>}</p>
+                <p class="body">{e.sms.body ?? <span class="muted">removed after the retention period</span>}</p>
                 <p class="meta">
                   Received <Time at={e.at} />
-                  {e.sms?.mobileMoney && (
+                  {e.sms.mobileMoney && (
                     <>
                       {' '}
                       <a href={`/mobile-money?open=${e.sms.mobileMoney.id}`}>

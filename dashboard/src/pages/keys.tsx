@@ -1,18 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Badge, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Badge, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit, SubmitOrCancel } from '../ui';
+import type { ApiKey as Key } from '../server-types';
 
-interface Key {
-  id: string;
-  name: string;
-  hint: string;
-  scopes: string[];
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
 /** What each scope lets a key do (its routes: GET /openapi.json lists each route's scope). */
 const SCOPES: [string, string][] = [
   ['messages:send', 'Send SMS, cancel a queued message, resend one'],
@@ -64,14 +55,7 @@ function CreateKey(p: { onClose: () => void; onMade: (secret: string) => void })
             </select>
           )}
         </Field>
-        <div class="actions">
-          <button class="primary" type="submit" disabled={submit.busy}>
-            Create the key
-          </button>
-          <button type="button" onClick={p.onClose}>
-            Cancel
-          </button>
-        </div>
+        <SubmitOrCancel label="Create the key" busy={submit.busy} onCancel={p.onClose} />
       </Form>
     </Dialog>
   );

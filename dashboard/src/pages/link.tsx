@@ -1,19 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, describeError } from '../api';
-import type { Me } from '../session';
+import type { LinkKind, Me, Role } from '../server-types';
 import { Field, Form, notify, useSubmit } from '../ui';
 import { FieldError } from '../form-errors';
 import { SignInForm } from './sign-in';
 
+/** POST /dashboard/v1/links/inspect (an answer built in its route). */
 interface LinkInfo {
-  kind: 'setup' | 'invitation' | 'reset';
+  kind: LinkKind;
   email: string | null;
-  role: string | null;
+  role: Role | null;
   organization: { id: string; name: string } | null;
   expiresAt: string;
 }
 
-const TITLES = { setup: 'Create the first owner', invitation: 'Join the organization', reset: 'Choose a new password' };
+const TITLES: Record<LinkKind, string> = { setup: 'Create the first owner', invitation: 'Join the organization', reset: 'Choose a new password' };
 
 /**
  * /link#<token>: setup, invitation or password reset. The token never leaves the fragment but for

@@ -1,21 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
-import { Action, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit } from '../ui';
+import { Action, Dialog, Field, Form, Page, ShownOnce, Table, Time, notify, useSubmit, SubmitOrCancel } from '../ui';
+import type { Member } from '../server-types';
 
-interface Member {
-  id: string;
-  email: string;
-  role: string;
-  joinedAt: string;
-  lastSignInAt: string | null;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  expiresAt: string;
-}
+/** An open invitation, as GET /dashboard/v1/members lists it. */
+type Invitation = Pick<Member, 'id' | 'email' | 'role'> & { expiresAt: string };
 
 function Invite(p: { onClose: () => void; onMade: (url: string) => void }) {
   const submit = useSubmit(async (f) => {
@@ -35,14 +25,7 @@ function Invite(p: { onClose: () => void; onMade: (url: string) => void }) {
             </select>
           )}
         </Field>
-        <div class="actions">
-          <button class="primary" type="submit" disabled={submit.busy}>
-            Create the invitation link
-          </button>
-          <button type="button" onClick={p.onClose}>
-            Cancel
-          </button>
-        </div>
+        <SubmitOrCancel label="Create the invitation link" busy={submit.busy} onCancel={p.onClose} />
       </Form>
     </Dialog>
   );

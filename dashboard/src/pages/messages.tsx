@@ -6,54 +6,9 @@ import { useCursorList } from '../cursor-list';
 import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { useMe } from '../session';
-import { Action, Badge, Field, Loading, Page, Pager, Table, Time, notify } from '../ui';
-
-export interface Message {
-  id: string;
-  to: string;
-  body: string;
-  status: string;
-  segments: number;
-  encoding: string;
-  deviceId: string | null;
-  failureCode: string | null;
-  createdAt: string;
-  updatedAt: string;
-  resendOfId: string | null;
-  batchId: string | null;
-  expiresAt: string;
-  /** A scheduled send's due time (beyond the spec); null when sent at once. */
-  sendAt: string | null;
-}
-interface Event {
-  fromStatus: string | null;
-  toStatus: string;
-  source: string;
-  code: string | null;
-  deviceId: string | null;
-  at: string;
-}
-interface Device {
-  id: string;
-  name: string;
-}
-
-/** Routing codes on the timeline, in words: why a claim chose its SIM, why a job left its phone (docs/routing.md). */
-const ROUTING_CODES: Record<string, string> = {
-  claim_timeout: 'withdrawn: the phone did not start sending it in time; another phone gets it first',
-  phone_silent: 'withdrawn: the phone went silent; another phone gets it first',
-  phone_limited: "withdrawn: the phone hit Android's SMS limit; another phone gets it first",
-  auto_resend: 'an automatic resend of a failed message',
-  scheduled: 'its scheduled time came',
-  sim_requested: 'the SIM the send named',
-  sim_on_net: "a SIM on the recipient's network",
-  sim_default: "the phone's default SIM",
-  on_net_sim_capped: "the default SIM: the SIM on the recipient's network reached its daily cap",
-  off_net_after_wait: "the default SIM: no phone on the recipient's network took it in time",
-};
-
-const STATUSES = ['accepted', 'queued', 'claimed', 'sending', 'sent', 'delivered', 'failed', 'expired', 'cancelled', 'unknown'];
-const FINAL = new Set(['delivered', 'failed', 'expired', 'cancelled', 'unknown', 'sent']);
+import { MESSAGE_STATUSES } from '../../../src/messages/status.ts';
+import type { Device, Message } from '../server-types';
+import { Badge, Field, Page, Pager, Table, Time } from '../ui';
 
 const columns: { label: string; cell: (m: Message) => ComponentChildren; class?: string }[] = [
   { label: 'To', cell: (m) => <a href={`/messages/${m.id}`}>{m.to}</a> },
@@ -68,7 +23,7 @@ export function Messages(p: { search: string }) {
   const q = queryParam(p.search, 'q');
   const [reloads, setReloads] = useState(0);
   const found = useSearch<Message>('/dashboard/v1/search/messages', 'messages', q, reloads);
-  const [devices, setDevices] = useState<Device[]>([]);
+  const [devices, setDevices] = useState<Pick<Device, 'id' | 'name'>[]>([]);
   useEffect(
     () =>
       void api.get<{ devices: Device[] }>('/v1/devices').then(
@@ -125,7 +80,7 @@ export function Messages(p: { search: string }) {
               {(id) => (
                 <select id={id} value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value)}>
                   <option value="">Any status</option>
-                  {STATUSES.map((s) => (
+                  {MESSAGE_STATUSES.map((s) => (
                     <option value={s}>{s}</option>
                   ))}
                 </select>
@@ -164,202 +119,4 @@ export function Messages(p: { search: string }) {
       )}
     </Page>
   );
-}
-
-/** A phone by its name, linked to the Phones page; the id in its title. */
-function PhoneName(p: { id: string }) {
-  const [name, setName] = useState<string | null>(null);
-  useEffect(
-    () =>
-      void api.get<{ name: string }>(`/v1/devices/${p.id}`).then(
-        (d) => setName(d.name),
-        () => setName(null),
-      ),
-    [p.id],
-  );
-  return (
-    <a href="/phones" title={p.id} data-testid="message-phone">
-      {name ?? p.id}
-    </a>
-  );
-}
-
-interface WebhookEvent {
-  id: string;
-  type: string;
-  createdAt: string;
-  deliveries: Array<{ id: string; endpointId: string; url: string; status: string; attempts: number; lastStatusCode: number | null }>;
-}
-
-/** The webhook events about a message and where each went, each delivery a way into the inspector. */
-function WebhookEvents(p: { messageId: string }) {
-  const [events, setEvents] = useState<WebhookEvent[] | null>(null);
-  const load = () => api.get<{ events: WebhookEvent[] }>(`/dashboard/v1/messages/${p.messageId}/webhook-events`).then((r) => setEvents(r.events), notify.error);
-  useEffect(() => void load(), [p.messageId]);
-  useLive('webhooks', () => void load());
-  useLive('messages', () => void load());
-  if (!events) return <Loading />;
-  if (events.length === 0) return <p class="muted">No webhook event about this message: no enabled endpoint subscribed to its changes.</p>;
-  return (
-    <ol class="timeline" data-testid="message-webhook-events">
-      {events.map((e) => (
-        <li key={e.id}>
-          <code>{e.type}</code> <Time at={e.createdAt} />
-          {e.deliveries.length === 0 ? (
-            <span class="muted"> not delivered to any endpoint</span>
-          ) : (
-            <ul class="plain-list">
-              {e.deliveries.map((d) => (
-                <li key={d.id}>
-                  <Badge value={d.status} /> <a href={`/webhooks/${d.endpointId}?delivery=${d.id}`}>{d.url}</a>{' '}
-                  <span class="muted">
-                    {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-                    {d.lastStatusCode ? `, last HTTP ${d.lastStatusCode}` : ''}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-export function MessageDetail(p: { id: string }) {
-  const [m, setM] = useState<(Message & { events: Event[] }) | null>(null);
-  const load = () => api.get<Message & { events: Event[] }>(`/v1/messages/${p.id}`).then(setM, notify.error);
-  useEffect(() => void load(), [p.id]);
-  useLive('messages', () => void load());
-  const resends = useResends(m);
-  const { can } = useMe();
-  if (!m)
-    return (
-      <Page title="Message">
-        <Loading />
-      </Page>
-    );
-  return (
-    <Page
-      title={`Message to ${m.to}`}
-      actions={
-        can('admin') && (
-          <>
-            {m.status === 'queued' || m.status === 'accepted' ? (
-              <Action
-                kind="danger"
-                confirm="The message will not be sent. This cannot be undone."
-                done="Message cancelled."
-                run={async () => setM({ ...m, ...(await api.post<Message>(`/v1/messages/${m.id}/cancel`)) })}
-              >
-                Cancel message
-              </Action>
-            ) : null}
-            {FINAL.has(m.status) && m.status !== 'sent' ? (
-              <Action
-                // A failed message is worth sending again; a delivered one rarely is, so it is asked first.
-                kind={m.status === 'delivered' ? 'plain' : 'primary'}
-                confirm={m.status === 'delivered' ? 'This message was delivered. Send the same text to the same number again, as a new message?' : undefined}
-                done="Sent again as a new message."
-                run={async () => {
-                  const r = await api.post<{ messages: Message[] }>(`/v1/messages/${m.id}/resend`, undefined, { 'idempotency-key': `resend-${m.id}-${Date.now()}` });
-                  navigate(`/messages/${r.messages[0]!.id}`);
-                }}
-              >
-                Resend
-              </Action>
-            ) : null}
-          </>
-        )
-      }
-    >
-      <dl class="facts">
-        <dt>Status</dt>
-        <dd>
-          <Badge value={m.status} />
-          {m.failureCode && <> — {m.failureCode}</>}
-        </dd>
-        <dt>Conversation</dt>
-        <dd>
-          <a href={`/conversations/${encodeURIComponent(m.to)}`}>Everything sent to and received from {m.to}</a>
-        </dd>
-        <dt>Body</dt>
-        <dd class="body">{m.body}</dd>
-        <dt>Segments</dt>
-        <dd>
-          {m.segments} ({m.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'})
-        </dd>
-        <dt>Phone</dt>
-        <dd>{m.deviceId ? <PhoneName id={m.deviceId} /> : 'not claimed yet'}</dd>
-        {m.sendAt && (
-          <>
-            <dt>Scheduled for</dt>
-            <dd>
-              <Time at={m.sendAt} />
-            </dd>
-          </>
-        )}
-        <dt>Expires</dt>
-        <dd>
-          <Time at={m.expiresAt} />
-        </dd>
-        {m.resendOfId && (
-          <>
-            <dt>{m.events[0]?.code === 'auto_resend' ? 'Automatic resend of' : 'Resend of'}</dt>
-            <dd>
-              <a href={`/messages/${m.resendOfId}`}>{m.resendOfId}</a>
-            </dd>
-          </>
-        )}
-        {resends.length > 0 && (
-          <>
-            <dt>Sent again as</dt>
-            <dd>
-              {resends.map((r) => (
-                <>
-                  <a href={`/messages/${r.id}`}>{r.id}</a> <Badge value={r.status} />{' '}
-                </>
-              ))}
-            </dd>
-          </>
-        )}
-        <dt>Id</dt>
-        <dd>
-          <code>{m.id}</code>
-        </dd>
-      </dl>
-      <h2>Timeline</h2>
-      <ol class="timeline">
-        {m.events.map((e) => (
-          <li>
-            <Badge value={e.toStatus} /> <Time at={e.at} />{' '}
-            <span class="muted">
-              by {e.source}
-              {e.code ? `, ${e.code}` : ''}
-              {e.code && ROUTING_CODES[e.code] ? ` (${ROUTING_CODES[e.code]})` : ''}
-            </span>
-          </li>
-        ))}
-      </ol>
-      <h2>Webhook events</h2>
-      <WebhookEvents messageId={m.id} />
-    </Page>
-  );
-}
-
-/**
- * The messages that resend a failed one (an automatic resend is made within moments): looked for
- * among the recipient's latest messages, one index range, rather than through a filter of its own.
- */
-function useResends(m: Message | null): Message[] {
-  const [found, setFound] = useState<Message[]>([]);
-  const id = m?.id;
-  const to = m?.to;
-  const failed = m?.status === 'failed';
-  useEffect(() => {
-    setFound([]);
-    if (!failed || !to) return;
-    api.get<{ messages: Message[] }>(`/v1/messages?to=${encodeURIComponent(to)}&limit=50`).then((r) => setFound(r.messages.filter((x) => x.resendOfId === id)), notify.error);
-  }, [id, to, failed]);
-  return found;
 }

@@ -8,26 +8,8 @@ import { useMe } from '../session';
 import { Action, Badge, Dialog, Field, Form, Loading, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
 import { allPages } from './received';
 import { ambiguityReasons, providerName, providerTime } from '../money-reading';
+import type { IncomingMessage, MobileMoneyEvent } from '../server-types';
 
-interface MoneyEvent {
-  id: string;
-  incomingMessageId: string;
-  provider: string;
-  classification: string;
-  parsingStatus: string;
-  verification: string;
-  direction: string | null;
-  amountMinor: number | null;
-  currency: string | null;
-  reference: string | null;
-  counterpartyName: string | null;
-  counterpartyPhoneMasked: string | null;
-  providerTimestamp: string | null;
-  balanceMinor: number | null;
-  feesMinor: number | null;
-  review: { status: string; note: string | null; reviewedAt: string | null };
-  createdAt: string;
-}
 const money = (minor: number | null, currency: string | null) => (minor === null ? '—' : `${(minor / 100).toLocaleString(undefined, { minimumFractionDigits: 2 })} ${currency ?? ''}`);
 
 /** The provider's own date as a time, the text it was read from beside it. */
@@ -43,20 +25,20 @@ function ProviderTime(p: { raw: string | null }) {
 }
 
 function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) {
-  const [e, setE] = useState<MoneyEvent | null>(null);
+  const [e, setE] = useState<MobileMoneyEvent | null>(null);
   const [sms, setSms] = useState<{ from: string; body: string | null } | null>(null);
   const { can } = useMe();
   useEffect(() => {
     api
-      .get<MoneyEvent>(`/v1/mobile-money/${p.id}`)
+      .get<MobileMoneyEvent>(`/v1/mobile-money/${p.id}`)
       .then((ev) => {
         setE(ev);
-        return api.get<{ from: string; body: string | null }>(`/v1/incoming/${ev.incomingMessageId}`).then(setSms);
+        return api.get<IncomingMessage>(`/v1/incoming/${ev.incomingMessageId}`).then(setSms);
       })
       .catch(notify.error);
   }, [p.id]);
   const submit = useSubmit(async (f) => {
-    setE(await api.post<MoneyEvent>(`/dashboard/v1/mobile-money/${p.id}/review`, { note: String(f.get('note') ?? '') }));
+    setE(await api.post<MobileMoneyEvent>(`/dashboard/v1/mobile-money/${p.id}/review`, { note: String(f.get('note') ?? '') }));
     notify.success('Marked as reviewed. The record stays unverified: check the amount in the provider’s own records.');
     p.onReviewed();
   });
@@ -143,7 +125,7 @@ function Record(p: { id: string; onClose: () => void; onReviewed: () => void }) 
 export function MobileMoney(p: { search: string }) {
   const filters = { classification: queryParam(p.search, 'classification') };
   const open = queryParam(p.search, 'open');
-  const list = useCursorList<MoneyEvent>('/v1/mobile-money', 'events', filters);
+  const list = useCursorList<MobileMoneyEvent>('/v1/mobile-money', 'events', filters);
   useLive('received', () => void list.reload());
   const setOpen = (id: string) => {
     const q = new URLSearchParams(p.search);
@@ -158,7 +140,7 @@ export function MobileMoney(p: { search: string }) {
         <Action
           done="The CSV file is downloaded."
           run={async () => {
-            const rows = await allPages<MoneyEvent>('/v1/mobile-money', 'events', filters);
+            const rows = await allPages<MobileMoneyEvent>('/v1/mobile-money', 'events', filters);
             downloadCsv(
               'mobile-money.csv',
               ['id', 'createdAt', 'provider', 'classification', 'verification', 'direction', 'amount', 'currency', 'reference', 'counterparty', 'review'],

@@ -3,15 +3,7 @@ import { api } from '../api';
 import { useCursorList } from '../cursor-list';
 import { useMe } from '../session';
 import { Action, Field, Form, Page, Pager, Table, Time, notify, useSubmit } from '../ui';
-
-interface OptOut {
-  id: string;
-  number: string;
-  source: 'sms' | 'api' | 'member';
-  incomingMessageId: string | null;
-  reason: string | null;
-  createdAt: string;
-}
+import type { OptOut } from '../server-types';
 
 const SOURCE: Record<OptOut['source'], string> = { sms: 'Their SMS', api: 'API', member: 'A member' };
 

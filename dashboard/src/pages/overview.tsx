@@ -3,20 +3,10 @@ import type uPlot from 'uplot';
 import { api } from '../api';
 import { useLive } from '../live';
 import { Loading, Page, notify } from '../ui';
+import { MESSAGE_STATUSES, TERMINAL_STATUSES, type MessageStatus } from '../../../src/messages/status.ts';
+import type { MessageStats, OverviewFigures } from '../server-types';
 
-interface Overview {
-  today: { byStatus: Record<string, number>; total: number; dailyLimit: number };
-  deliveryRate: number | null;
-  devices: { online: number; stale: number; neverSeen: number; revoked: number };
-  webhooks: { endpoints: number; failing: number };
-  /** Requests and phone frames this server refused today for being past the organization's share, by limit. */
-  limited: Record<string, number>;
-}
-interface Stats {
-  buckets: { start: string; byStatus: Record<string, number> }[];
-}
-
-const SERIES: [string, string][] = [
+const SERIES: [MessageStatus, string][] = [
   ['delivered', '#1a7f37'],
   ['sent', '#2f81f7'],
   ['queued', '#8250df'],
@@ -25,8 +15,8 @@ const SERIES: [string, string][] = [
   ['cancelled', '#6e7781'],
 ];
 
-/** Statuses of a message not settled yet: neither delivered nor failed. */
-const UNSETTLED = ['accepted', 'queued', 'claimed', 'sending', 'sent'];
+/** Statuses of a message not settled yet: any it may still leave (`sent` waits for its delivery report). */
+const UNSETTLED = MESSAGE_STATUSES.filter((s) => !TERMINAL_STATUSES.has(s));
 
 const LIMITS: Record<string, string> = {
   organization: 'requests past what this server handles at once for one organization',
@@ -56,7 +46,7 @@ function Limited(p: { limited: Record<string, number> }) {
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 const axis = () => ({ stroke: cssVar('--fg'), grid: { stroke: cssVar('--line') }, ticks: { stroke: cssVar('--line') } });
 
-function Chart(p: { stats: Stats }) {
+function Chart(p: { stats: MessageStats }) {
   const el = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const x = p.stats.buckets.map((b) => new Date(b.start).getTime() / 1000);
@@ -90,12 +80,12 @@ function Chart(p: { stats: Stats }) {
 }
 
 export function Overview() {
-  const [o, setO] = useState<Overview | null>(null);
+  const [o, setO] = useState<OverviewFigures | null>(null);
   const [range, setRange] = useState<'24h' | '7d'>('24h');
-  const [stats, setStats] = useState<Stats | null>(null);
+  const [stats, setStats] = useState<MessageStats | null>(null);
   const load = () => {
-    api.get<Overview>('/dashboard/v1/overview').then(setO, notify.error);
-    api.get<Stats>('/dashboard/v1/stats/messages', { range }).then(setStats, notify.error);
+    api.get<OverviewFigures>('/dashboard/v1/overview').then(setO, notify.error);
+    api.get<MessageStats>('/dashboard/v1/stats/messages', { range }).then(setStats, notify.error);
   };
   useEffect(() => {
     load();

@@ -7,15 +7,7 @@ import { downloadCsv } from '../csv';
 import { useLive } from '../live';
 import { navigate, queryParam } from '../router';
 import { Action, Badge, Field, Page, Pager, Table, Time } from '../ui';
-
-interface Incoming {
-  id: string;
-  deviceId: string;
-  from: string;
-  body: string | null;
-  receivedAt: string;
-  mobileMoney: { id: string; classification: string } | null;
-}
+import type { IncomingMessage } from '../server-types';
 
 /** Every page of a filtered list, for an export (bounded: at most `max` rows). */
 export async function allPages<T>(path: string, field: string, filters: Record<string, string>, max = 50_000): Promise<T[]> {
@@ -29,7 +21,7 @@ export async function allPages<T>(path: string, field: string, filters: Record<s
   return out;
 }
 
-const columns: { label: string; cell: (m: Incoming) => ComponentChildren; class?: string }[] = [
+const columns: { label: string; cell: (m: IncomingMessage) => ComponentChildren; class?: string }[] = [
   { label: 'From', cell: (m) => (/^\+\d+$/.test(m.from) ? <a href={`/conversations/${encodeURIComponent(m.from)}`}>{m.from}</a> : m.from) },
   { label: 'Message', cell: (m) => m.body ?? <span class="muted">removed after the retention period</span>, class: 'wide' },
   {
@@ -48,10 +40,10 @@ const columns: { label: string; cell: (m: Incoming) => ComponentChildren; class?
 
 export function Received(p: { search: string }) {
   const filters = { deviceId: queryParam(p.search, 'deviceId') };
-  const list = useCursorList<Incoming>('/v1/incoming', 'messages', filters);
+  const list = useCursorList<IncomingMessage>('/v1/incoming', 'messages', filters);
   const q = queryParam(p.search, 'q');
   const [reloads, setReloads] = useState(0);
-  const found = useSearch<Incoming>('/dashboard/v1/search/incoming', 'incoming', q, reloads);
+  const found = useSearch<IncomingMessage>('/dashboard/v1/search/incoming', 'incoming', q, reloads);
   const [devices, setDevices] = useState<{ id: string; name: string }[]>([]);
   useEffect(
     () =>
@@ -72,7 +64,7 @@ export function Received(p: { search: string }) {
         <Action
           done="The CSV file is downloaded."
           run={async () => {
-            const rows = await allPages<Incoming>('/v1/incoming', 'messages', filters);
+            const rows = await allPages<IncomingMessage>('/v1/incoming', 'messages', filters);
             downloadCsv(
               'received-sms.csv',
               ['id', 'receivedAt', 'deviceId', 'from', 'body'],

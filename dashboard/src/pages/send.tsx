@@ -4,23 +4,16 @@ import { api } from '../api';
 import { parseCsv } from '../csv';
 import { useLive } from '../live';
 import { Badge, Field, Page, notify } from '../ui';
+import { TERMINAL_STATUSES } from '../../../src/messages/status.ts';
+import type { Device, Message } from '../server-types';
 
 interface Checked {
   input: string;
   number: string | null;
   error: string | null;
 }
-interface Device {
-  id: string;
-  name: string;
-  status: string;
-  sims: { subscriptionId: number; displayName: string | null; carrierName: string | null; removedAt: string | null }[];
-}
-interface Sent {
-  id: string;
-  to: string;
-  status: string;
-}
+/** A message of the batch as its progress shows it. */
+type Sent = Pick<Message, 'id' | 'to' | 'status'>;
 
 const CHUNK = 500;
 
@@ -77,12 +70,14 @@ export function Send() {
   const refresh = async () => {
     if (!sent) return;
     const byId = new Map<string, Sent>(sent.map((s) => [s.id, s]));
-    for (let i = 0; i < sent.length; i += CHUNK) {
-      const ids = sent
+    // A message in a final status changes no more: only the others are asked again.
+    const open = sent.filter((s) => !TERMINAL_STATUSES.has(s.status));
+    for (let i = 0; i < open.length; i += CHUNK) {
+      const ids = open
         .slice(i, i + CHUNK)
         .map((s) => s.id)
         .join(',');
-      const r = await api.get<{ messages: { id: string; status: string }[] }>('/dashboard/v1/messages/statuses', { ids });
+      const r = await api.get<{ messages: Pick<Message, 'id' | 'status'>[] }>('/dashboard/v1/messages/statuses', { ids });
       for (const m of r.messages) byId.set(m.id, { ...byId.get(m.id)!, status: m.status });
     }
     setSent([...byId.values()]);

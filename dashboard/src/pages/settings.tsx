@@ -2,32 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useMe } from '../session';
 import { Action, Field, Form, Loading, Page, notify, useSubmit } from '../ui';
-import { formatCarriers, parseCarriers, type Carrier } from '../carriers';
+import { formatCarriers, parseCarriers } from '../carriers';
 import { formatSendWindowsText } from '../../../src/send-windows/text.ts';
 import { readSendWindows, SendWindowsEditor } from '../send-windows-editor';
-import type { SendWindows } from '../../../src/send-windows/windows.ts';
-import { WebhookTargetsCard, type WebhookTargets } from './webhook-targets-card';
-
-interface Org extends WebhookTargets {
-  name: string;
-  defaultCountry: string;
-  dailyLimit: number;
-  retentionDays: number;
-  aiConsent: boolean;
-  autoResend: { attempts: number; failureCodes: string[] };
-  carriers: Carrier[];
-  carriersAreDefault: boolean;
-  sendWindows: SendWindows | null;
-  optOut: OptOutSettings;
-}
-
-interface OptOutSettings {
-  stopWords: string[];
-  startWords: string[];
-  wordsAreDefault: boolean;
-  stopReply: string | null;
-  startReply: string | null;
-}
+import type { OrganizationView as Org } from '../server-types';
+import { WebhookTargetsCard } from './webhook-targets-card';
 
 /** The codes as typed (commas or spaces between them); empty brings back the shipped list. */
 const codesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);

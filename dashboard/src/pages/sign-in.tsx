@@ -1,5 +1,5 @@
 import { api } from '../api';
-import type { Me } from '../session';
+import type { Me } from '../server-types';
 import { Field, Form, useSubmit } from '../ui';
 
 /** The normal sign-in (with its limits): the sign-in page's, and the link page's for a person joining with their account. */

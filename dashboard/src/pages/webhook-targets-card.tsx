@@ -1,10 +1,9 @@
 import { api } from '../api';
 import { Field, notify, useSubmit } from '../ui';
 
-export interface WebhookTargets {
-  webhookPrivateTargets: string[];
-  webhookPlainHttp: boolean;
-}
+import type { OrganizationView } from '../server-types';
+
+type WebhookTargets = Pick<OrganizationView, 'webhookPrivateTargets' | 'webhookPlainHttp'>;
 
 /**
  * Settings: the private webhook targets an owner opens (a `hafatra webhook listen` on this

@@ -9,7 +9,7 @@ import { findDeviceOrg } from '../../devices/sql/select-device-org.js';
 import { revokeDevice } from '../../devices/revoke-device.js';
 import { updateDevice, type DeviceChanges } from '../../devices/update-device.js';
 import type { Device } from '../../devices/schemas.js';
-import { sendWindowsOption } from '../../send-windows/settings.js';
+import { sendWindowsOption } from '../../devices/send-window-settings.js';
 import { formatSendWindowsText } from '../../send-windows/text.js';
 
 const COLUMNS = ['id', 'name', 'status', 'lastSeenAt', 'battery', 'sims', 'queueDepth', 'outbound', 'inbound', 'revokedAt'];

@@ -1,7 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { cliClientSettings, readSettings } from '../../config/config.js';
 import { UsageError, optionalInt, type Command } from '../command.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { MCP_SCOPES } from '../../mcp/scopes.js';
 
 const DEFAULT_DAILY_LIMIT = 100;
@@ -23,6 +21,9 @@ export const mcpCommands: Command[] = [
       if (!apiKey) throw new UsageError(`set HAFATRA_API_KEY to an API key with the scopes ${MCP_SCOPES.join(', ')}`);
       const url = (typeof args.values.url === 'string' ? args.values.url : apiUrl) || 'http://localhost:3000';
       if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be an http(s) address, not ${url}`);
+      // Loaded here, not with the command table: every hafatra process (api, worker) reads the
+      // table, and the MCP SDK and zod are megabytes of heap none of them uses.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/server.js')]);
       const server = createMcpServer({
         url,
         apiKey,

@@ -1,7 +1,7 @@
 import { UsageError, type CommandArgs } from '../command.js';
-import { compileValidator } from '../../http/validation.js';
+import { compileValidator } from '../../schemas/validation.js';
 import { validIdempotencyKey } from '../../http/request-headers.js';
-import { SendMessagesBody } from '../../messages/schemas.js';
+import { SendMessagesBody } from '../../sending/schemas.js';
 
 /** Each field of POST /v1/messages and the `hafatra message send` option that gives it. */
 const OPTION_OF: Record<string, string> = {

@@ -3,8 +3,8 @@ import { orgOf, orgOption } from '../org-option.js';
 import { recordSystemAudit } from '../../audit/sql/insert-system-audit.js';
 import type { AppContext } from '../../context/app-context.js';
 import { HafatraError } from '../../errors/errors.js';
-import { sendMessages } from '../../messages/send-messages.js';
-import { cancelMessage } from '../../messages/cancel-message.js';
+import { sendMessages } from '../../sending/send-messages.js';
+import { cancelMessage } from '../../sending/cancel-message.js';
 import { messageDetailJson, selectMessageDetails } from '../../messages/sql/select-messages.js';
 import { sendBodyFrom, idempotencyKeyFrom } from './message-send-body.js';
 

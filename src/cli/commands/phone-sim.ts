@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError, optionalInt, requireString, type Command, type CommandArgs, type CommandIo } from '../command.js';
-import { Fleet, type FleetPhoneOptions } from '../../phone/fleet.js';
+import type { Fleet, FleetPhoneOptions } from '../../phone/fleet.js';
 import { progressLine, summarize, summaryLines } from '../../phone/fleet-report.js';
 
 const USAGE =
@@ -48,6 +48,8 @@ function phoneOptions(args: CommandArgs): FleetPhoneOptions {
  * database or Redis, so the simulator outlives restarts of the server it runs against.
  */
 async function fleetFrom(args: CommandArgs, url: string): Promise<Fleet> {
+  // Loaded when a simulation runs, not with the command table every hafatra process reads.
+  const { Fleet } = await import('../../phone/fleet.js');
   const count = optionalInt(args, 'count', 1, 100_000);
   if (args.values.org !== undefined || args.values['pacing-per-minute'] !== undefined) {
     throw new UsageError(

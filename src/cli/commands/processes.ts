@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { cliClientSettings, loadConfig, settings } from '../../config/config.js';
-import { runProcess } from '../../app/processes.js';
+import { runProcess } from '../processes.js';
 import { openContext, closeContext } from '../../app/runtime.js';
 import { migrate } from '../../db/migrate.js';
 import { printRows, type CommandArgs, type CommandIo } from '../command.js';

@@ -1,7 +1,5 @@
 import { UsageError, optionalInt, type Command, type CommandArgs } from '../command.js';
 import { cliClientSettings, readSettings, settings } from '../../config/config.js';
-import { runWebhookListener } from '../webhook-listen.js';
-import { ensureListenEndpoint, ListenEndpointError } from '../webhook-listen-endpoint.js';
 
 const DEFAULT_PORT = 4000;
 
@@ -43,6 +41,8 @@ export const webhookCommands: Command[] = [
       if (given !== undefined && !given.startsWith('whsec_')) throw new UsageError('--secret is the whsec_… secret shown when the endpoint was created');
       const api = apiOf(args);
       if (!api && given === undefined) throw new UsageError('give an API key with the scopes webhooks:read and webhooks:write (--key or HAFATRA_API_KEY), or --secret');
+      // Loaded when a listener runs, not with the command table every hafatra process reads.
+      const [{ runWebhookListener }, { ensureListenEndpoint, ListenEndpointError }] = await Promise.all([import('../webhook-listen.js'), import('../webhook-listen-endpoint.js')]);
       const listener = await runWebhookListener({ port, secret: given, tls: args.values.https === true, out: io.out });
       try {
         if (api) {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import type { PhoneCondition } from '../device-state.js';
+import type { PhoneCondition } from '../../dispatch-queue/device-state.js';
 
 /** What a heartbeat's update returns: the phone's condition after it. */
 export interface ReportedCondition extends PhoneCondition {

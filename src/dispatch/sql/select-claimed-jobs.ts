@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import type { Job } from '../../dispatch-queue/claim.js';
+import type { Job } from '../../dispatch-queue/job.js';
 
 /** Jobs this phone claimed and has not reported on: sent again when its socket (re)connects. */
 export async function selectClaimedJobs(db: Queryable, deviceId: string): Promise<Job[]> {

@@ -13,7 +13,7 @@ export interface StuckClaim {
  * phone: no other phone may take it, and the phone gets it again when it reconnects. Oldest
  * first, at most `limit`. A claimed message's updated_at is its claim time (nothing else changes
  * it), which the in-flight index (migration 010) orders. Of a mobile phone's jobs, only those
- * it can be asked to cancel and was not asked for yet (src/mobile-api/cancellations.ts).
+ * it can be asked to cancel and was not asked for yet (src/dispatch/cancellations.ts).
  */
 export async function selectStuckClaims(db: Queryable, now: Date, rules: { claimTimeoutSeconds: number; silentPhoneSeconds: number }, limit: number): Promise<StuckClaim[]> {
   const { claimTimeoutSeconds: timeout, silentPhoneSeconds: silent } = rules;

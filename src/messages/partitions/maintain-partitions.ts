@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context/app-context.js';
+import type { Infrastructure } from '../../infrastructure/infrastructure.js';
 import type { Db, Queryable } from '../../db/pool.js';
 import { idFloor } from '../../ids/ids.js';
 import { every, type Periodic } from '../../periodic/every.js';
@@ -50,7 +50,7 @@ async function dropExpired(db: Queryable, now: Date, retentionDays: number): Pro
 }
 
 /** The worker's partition upkeep: at start, then hourly. */
-export function startPartitionMaintenance(ctx: AppContext): Periodic {
+export function startPartitionMaintenance(ctx: Infrastructure): Periodic {
   const task = every(MAINTENANCE_INTERVAL_MS, 'message-partitions', ctx, async () => {
     const now = new Date(ctx.clock.now());
     const made = await createPartitionsAhead(ctx.db, now);

@@ -1,5 +1,6 @@
 import type { HotDb, Queryable } from '../../db/pool.js';
-import { MESSAGE_COLUMNS, MESSAGE_STATUSES, isoSql, messageJsonSql, type MessageEventRow, type MessageRow, type MessageStatus } from '../message.js';
+import { MESSAGE_COLUMNS, MESSAGE_STATUSES, isoSql, messageJsonSql, type MessageEventRow, type MessageRow, type MessageRowIso, type MessageStatus } from '../message.js';
+import { ISO_TIMESTAMPS } from '../../db/timestamptz.js';
 
 export async function selectMessage(db: Queryable, orgId: string, id: string): Promise<MessageRow | undefined> {
   const { rows } = await db.query({
@@ -82,7 +83,7 @@ export async function selectMessagesByBatch(db: Queryable, orgId: string, batchI
  * first page or next) is a prepared statement on the hot pool, which keeps its generic plan (see
  * createHotDb and messagePageStatement).
  */
-export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?: MessageStatus; before: string | null; limit: number }): Promise<MessageRow[]> {
+export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?: MessageStatus; before: string | null; limit: number }): Promise<MessageRowIso[]> {
   const name = `message-page-${q.status ?? 'all'}-${q.before === null ? 'first' : 'next'}`;
   let text = PAGE_STATEMENTS.get(name);
   if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, q.before !== null)));
@@ -90,8 +91,10 @@ export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?:
     name,
     text,
     values: q.before === null ? [q.orgId, q.limit + 1] : [q.orgId, q.limit + 1, q.before],
+    // A page's rows only become JSON: their instants are read as the ISO text it carries.
+    types: ISO_TIMESTAMPS,
   });
-  return rows as MessageRow[];
+  return rows as MessageRowIso[];
 }
 
 /**

@@ -3,7 +3,7 @@ import { evalScript, luaScript, unexpectedReply } from './lua-scripts.js';
 
 const script = luaScript('claimJobs');
 
-/** The first element of lua/claimJobs-6.lua's reply. */
+/** The first element of lua/claimJobs-7.lua's reply. */
 export const ClaimJobsCode = { claimed: 1, paced: 0, deviceStateMissing: -1, revoked: -2, notSending: -3, resting: -4 } as const;
 
 export interface ClaimJobsKeys {
@@ -14,6 +14,8 @@ export interface ClaimJobsKeys {
   claiming: string;
   /** The organization's sending phones by network. */
   netPhones: string;
+  /** The organization's carrier prefix table, one copy for all its phones (devices/device-state.ts). */
+  carrierPrefixes: string;
 }
 
 export interface ClaimJobsArgs {
@@ -52,7 +54,7 @@ export type ClaimJobsResult =
   | { kind: 'claimed'; claimed: ClaimedMessage[]; retryAfterMs: number }
   /** Nothing claimed: the phone's last 60 s hold its pacing until retryAfterMs, when the oldest parts leave. */
   | { kind: 'paced'; retryAfterMs: number }
-  /** The device's state is not in Redis: load it from Postgres and call again. */
+  /** The device's state (or its organization's prefix table) is not in Redis: load it from Postgres and call again. */
   | { kind: 'deviceStateMissing' }
   | { kind: 'revoked' }
   /** Outbound disabled or draining. */
@@ -60,12 +62,12 @@ export type ClaimJobsResult =
   /** Battery low and not charging, or no service (devices/device-state.ts isResting). */
   | { kind: 'resting' };
 
-/** Hands queued messages to one phone (lua/claimJobs-6.lua). */
+/** Hands queued messages to one phone (lua/claimJobs-7.lua). */
 export async function claimJobs(redis: Redis, keys: ClaimJobsKeys, args: ClaimJobsArgs): Promise<ClaimJobsResult> {
   const reply = (await evalScript(
     redis,
     script,
-    [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming, keys.netPhones],
+    [keys.deviceQueue, keys.orgQueue, keys.queueMeta, keys.deviceState, keys.claiming, keys.netPhones, keys.carrierPrefixes],
     [args.deviceId, args.max, args.now, args.pacingPrefix, args.utcDay, args.urgentScore, args.offNetWaitMs, args.ignoreWindowsScore],
   )) as (string | number)[];
   switch (reply[0]) {

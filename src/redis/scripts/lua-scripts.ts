@@ -3,13 +3,17 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from '../client.js';
 import { pipelineByNode } from '../pipeline-by-node.js';
-import { luaDir } from '../../paths.js';
+import { luaDir } from '../../package/paths.js';
 
 /**
  * Lua scripts live one per file in lua/, named `<name>-<numberOfKeys>.lua` (BullMQ's convention).
  * Each is registered with ioredis under `<name>_<sha8>`, so a deploy never runs a stale script
  * under the same name, and ioredis sends EVALSHA (falling back to EVAL on NOSCRIPT, e.g. after
  * Redis was flushed). Callers use the typed function of each script, next to this file.
+ *
+ * A script may take named parts from lua/includes/ with a line `--- @include "includes/<name>"`
+ * (BullMQ's syntax): the line is replaced by that file, itself resolved, when the script is
+ * loaded, so Redis still runs one script in one call, and the sha covers what it runs.
  */
 export interface LuaScript {
   name: string;
@@ -20,6 +24,22 @@ export interface LuaScript {
 
 export type LuaArg = string | number;
 
+const INCLUDE = /^--- @include "([^"]+)"[ \t]*$/gm;
+
+/**
+ * `lua` with each include line replaced by its file, read from `dir`: an include already pasted
+ * into this script (by another include) is pasted once, the first time; a loop is an error.
+ */
+export function resolveIncludes(lua: string, dir = luaDir, pasted = new Set<string>(), within: string[] = []): string {
+  return lua.replace(INCLUDE, (_line, name: string) => {
+    if (within.includes(name)) throw new Error(`lua/${name}.lua includes itself: ${[...within, name].join(' -> ')}`);
+    if (pasted.has(name)) return `-- (${name}: pasted above)`;
+    pasted.add(name);
+    const text = readFileSync(join(dir, `${name}.lua`), 'utf8');
+    return resolveIncludes(text, dir, pasted, [...within, name]).trimEnd();
+  });
+}
+
 export function loadLuaScripts(dir = luaDir): Map<string, LuaScript> {
   const scripts = new Map<string, LuaScript>();
   for (const file of readdirSync(dir)
@@ -27,7 +47,7 @@ export function loadLuaScripts(dir = luaDir): Map<string, LuaScript> {
     .sort()) {
     const match = /^(.+)-(\d+)\.lua$/.exec(file);
     if (!match) throw new Error(`lua/${file}: name must be <name>-<numberOfKeys>.lua`);
-    const lua = readFileSync(join(dir, file), 'utf8');
+    const lua = resolveIncludes(readFileSync(join(dir, file), 'utf8'), dir);
     const sha8 = createHash('sha1').update(lua).digest('hex').slice(0, 8);
     const name = match[1]!;
     scripts.set(name, { name, numberOfKeys: Number(match[2]), lua, command: `${name}_${sha8}` });

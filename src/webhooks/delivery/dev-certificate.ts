@@ -4,7 +4,7 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import * as der from '../../tls/der.js';
-import { ipv6ToBytes } from './ip-text.js';
+import { ipv6ToBytes } from '../../net/ip-text.js';
 
 export interface DevCertificate {
   /** PEM certificate; also the CA to trust (it signs itself). */

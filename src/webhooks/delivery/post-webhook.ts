@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { agentFor } from './agent-pool.js';
-import { withoutBrackets } from './ip-text.js';
+import { withoutBrackets } from '../../net/ip-text.js';
 import { RESPONSE_EXCERPT_BYTES, responseExcerpt } from './response-excerpt.js';
 
 export const DEFAULT_RESPONSE_BODY_CAP = 4 * 1024;

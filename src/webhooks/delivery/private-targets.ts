@@ -4,7 +4,7 @@
 // rule. Everything not listed stays refused, and a cloud metadata address is
 // refused even when listed: no owner needs it, and it holds the host's secrets.
 import { isIP, isIPv4 } from 'node:net';
-import { ipv4ToBigInt, ipv6ToBigInt, withoutBrackets } from './ip-text.js';
+import { ipv4ToBigInt, ipv6ToBigInt, withoutBrackets } from '../../net/ip-text.js';
 
 export const MAX_PRIVATE_TARGETS = 20;
 

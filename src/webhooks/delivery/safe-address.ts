@@ -4,7 +4,7 @@
 // minus special blocks; IPv6 forms that embed an IPv4 address are judged by
 // that IPv4 address.
 import { isIPv4, isIPv6 } from 'node:net';
-import { ipv4ToBigInt, ipv6ToBigInt } from './ip-text.js';
+import { ipv4ToBigInt, ipv6ToBigInt } from '../../net/ip-text.js';
 
 export type AddressClassification = { public: true; family: 4 | 6 } | { public: false; family: 4 | 6 | null; kind: string };
 

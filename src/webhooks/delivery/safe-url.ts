@@ -3,7 +3,7 @@
 // address checked here, so a DNS answer cannot change between check and use.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { withoutBrackets } from './ip-text.js';
+import { withoutBrackets } from '../../net/ip-text.js';
 import { classifyAddress } from './safe-address.js';
 import { privateTargetAllows } from './private-targets.js';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
-import { iso } from '../../http/schema-kit.js';
+import { iso } from '../../schemas/schema-kit.js';
 import type { DeliveryStatus } from '../schemas.js';
 
 /** A webhook event about a message, and where it went. */

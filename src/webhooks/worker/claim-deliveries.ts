@@ -56,8 +56,8 @@ export const CLAIM_STATEMENT = `WITH claimed AS (
  * gets a lease (leased_until), in one statement, so of two jobs holding the same delivery (the
  * relay's and the recovery pass's) only one gets it. The lease is in no index, so the claim is a
  * heap-only update (migration 018). It runs prepared on the hot pool: planned on an ordinary
- * connection it read the whole table (a seq scan and hash join, 18 ms per 500 claims with 30,000
- * deliveries) until the table grew past the planner's break-even. A claim that outlives its
+ * connection it read the whole table (a seq scan and hash join) until the table grew past the
+ * planner's break-even. A claim that outlives its
  * worker (a crash mid-attempt) shows as an overdue delivery once the lease has passed, which the
  * recovery pass queues again.
  * Deliveries not claimed (final, gone, not due, claimed elsewhere) come back null.

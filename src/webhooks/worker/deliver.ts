@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context/app-context.js';
-import { packageVersion } from '../../version.js';
+import { packageVersion } from '../../package/version.js';
 import { checkWebhookUrl, type ResolveHost } from '../delivery/safe-url.js';
 import { postWebhook } from '../delivery/post-webhook.js';
 import { signWebhookPayload } from '../delivery/signature.js';

@@ -9,10 +9,8 @@ const MAX_RETRY_MS = 5000;
  * A job sent back comes again after this share of the line's expected wait. The estimate is an
  * attempt's moving average under load, which overstates the wait once the line speeds up: jobs
  * back after the whole estimate found the line long gone, and a burst ended in seconds of
- * trickle (the last 1,500 of 10,000 deliveries at ~400/s). Coming back at half costs a few more
- * bounces of jobs that are still early. Webhooks bench, alternating: 2,805 / 3,047 / 2,629
- * against 2,756 / 2,419 / 1,848 deliveries/s alone; 3,205 / 3,426 / 2,692 against
- * 2,969 / 2,919 / 2,561 beside a hanging endpoint.
+ * trickle. Coming back at half costs a few more bounces of jobs that are still early (the
+ * webhooks figures: bench/README.md, "Measurements behind the code").
  */
 const RETRY_SHARE_OF_WAIT = 0.5;
 /** When every slot of an endpoint is held by other processes, ask again this often. */
@@ -106,8 +104,8 @@ export function endpointLanes<W, R>(slots: EndpointSlots, limit: number, attempt
       if (wait > MAX_LOCAL_WAIT_MS) {
         // No line here, only other jobs' claims in progress: they may well find nothing (an
         // endpoint deleted with its deliveries). Sent back on the last attempts' average, jobs
-        // of such an endpoint bounced off each other's claims in BullMQ about 5 times a second
-        // each, for as long as any of them was left (webhooks bench: 500 bounces/s for 10 s).
+        // of such an endpoint bounced off each other's claims in BullMQ several times a second
+        // each, for as long as any of them was left.
         if (s.waiting.length === 0 && s.inFlight.size === 0) {
           await waitForRoom(s);
           continue;
