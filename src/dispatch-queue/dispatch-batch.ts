@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
-import { markBatchesDispatched } from '../messages/sql/batches.js';
+import { markBatchesDispatched } from '../messages/sql/mark-batches-dispatched.js';
 import type { DispatchEntry } from './entries.js';
 import { enqueue } from './enqueue.js';
 import type { WorkSignals } from './work-signals.js';

@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
-import { selectUndispatchedBatches } from '../messages/sql/batches.js';
+import { selectUndispatchedBatches } from '../messages/sql/select-undispatched-batches.js';
 import { toDispatchEntry } from './entries.js';
 import { enqueue } from './enqueue.js';
 import { dispatchBatch } from './dispatch-batch.js';

@@ -9,6 +9,6 @@ export interface ReportedMessage {
 
 /** Where reported messages stand and which phone holds them: what judges a report that changed nothing. */
 export async function selectReportedMessages(db: Queryable, ids: string[]): Promise<ReportedMessage[]> {
-  const { rows } = await db.query(`SELECT id, status, device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[])`, [ids]);
-  return rows as ReportedMessage[];
+  const { rows } = await db.query<ReportedMessage>(`SELECT id, status, device_id AS "deviceId" FROM messages WHERE id = ANY($1::text[])`, [ids]);
+  return rows;
 }

@@ -19,7 +19,7 @@ export async function selectStuckClaims(db: Queryable, now: Date, rules: { claim
   const { claimTimeoutSeconds: timeout, silentPhoneSeconds: silent } = rules;
   const positive = [timeout, silent].filter((s) => s > 0);
   if (positive.length === 0) return [];
-  const { rows } = await db.query(
+  const { rows } = await db.query<StuckClaim>(
     `SELECT m.id, m.device_id AS "deviceId",
        CASE WHEN $2 > 0 AND m.updated_at < $1::timestamptz - $2 * interval '1 second' THEN 'claim_timeout' ELSE 'phone_silent' END AS reason
      FROM messages m JOIN devices d ON d.id = m.device_id
@@ -31,5 +31,5 @@ export async function selectStuckClaims(db: Queryable, now: Date, rules: { claim
      ORDER BY m.updated_at LIMIT $5`,
     [now, timeout, silent, Math.min(...positive), limit],
   );
-  return rows as StuckClaim[];
+  return rows;
 }

@@ -8,7 +8,7 @@ import type { ScheduledBatch } from '../schedule.js';
  * the backstop reads the overdue ones.
  */
 export async function selectWaitingBatches(db: Queryable, q: { after: ScheduledBatch | null; dueBefore: Date | null; limit: number }): Promise<ScheduledBatch[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<ScheduledBatch>(
     `SELECT batch_id AS "batchId", send_at AS "sendAt" FROM messages
      WHERE send_at IS NOT NULL AND status = 'accepted'
        AND ($1::timestamptz IS NULL OR (send_at, batch_id) > ($1::timestamptz, $2::text))
@@ -16,5 +16,5 @@ export async function selectWaitingBatches(db: Queryable, q: { after: ScheduledB
      GROUP BY send_at, batch_id ORDER BY send_at, batch_id LIMIT $4`,
     [q.after?.sendAt ?? null, q.after?.batchId ?? '', q.dueBefore, q.limit],
   );
-  return rows as ScheduledBatch[];
+  return rows;
 }

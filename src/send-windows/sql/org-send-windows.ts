@@ -3,6 +3,6 @@ import type { SendWindows } from '../windows.js';
 
 /** The organization's send windows (null: none); undefined when there is no such organization. */
 export async function selectOrgSendWindows(db: Queryable, orgId: string): Promise<SendWindows | null | undefined> {
-  const { rows } = await db.query('SELECT send_windows AS "sendWindows" FROM organizations WHERE id = $1', [orgId]);
-  return (rows[0] as { sendWindows: SendWindows | null } | undefined)?.sendWindows;
+  const { rows } = await db.query<{ sendWindows: SendWindows | null }>('SELECT send_windows AS "sendWindows" FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.sendWindows;
 }

@@ -24,7 +24,7 @@ export interface DueResend {
  * settling), so that no later pass looks at them again.
  */
 export async function selectDueResends(db: Queryable, ids: string[], now: Date, defaultCodes: readonly string[]): Promise<DueResend[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<DueResend>(
     `WITH c AS (
        SELECT m.id, m.failure_code = ANY(COALESCE(o.auto_resend_codes, $3::text[])) AND m.expires_at > $2
            AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.resend_of_id = m.id AND r.auto_resend) AS due
@@ -41,5 +41,5 @@ export async function selectDueResends(db: Queryable, ids: string[], now: Date, 
      ORDER BY m.failed_at`,
     [ids, now, defaultCodes],
   );
-  return rows as DueResend[];
+  return rows;
 }
