@@ -7,8 +7,8 @@ import { recordAudit } from '../audit/record-audit.js';
 import { SCOPES } from '../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../auth/api-key-admin.js';
 import type { ApiKeyRow } from '../auth/api-key-store.js';
-import { findApiKey } from '../auth/sql/select-api-key.js';
-import { listApiKeys } from '../auth/sql/select-api-keys.js';
+import { findApiKey } from '../auth/sql/find-api-key.js';
+import { listApiKeys } from '../auth/sql/list-api-keys.js';
 
 const CreateKeyBody = Type.Object(
   {

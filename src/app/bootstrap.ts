@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { countOrganizations } from '../orgs/sql/count-organizations.js';
 import { insertOrganization } from '../orgs/sql/insert-organization.js';
-import { listOrganizations } from '../orgs/sql/select-organizations.js';
+import { listOrganizations } from '../orgs/sql/list-organizations.js';
 import { createApiKey } from '../auth/api-key-admin.js';
 import { SCOPES } from '../auth/principal.js';
 import { createLink } from '../members/sql/create-link.js';

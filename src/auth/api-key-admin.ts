@@ -1,7 +1,7 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { inTransaction } from '../db/pool.js';
 import type { ApiKeyRow, NewApiKey } from './api-key-store.js';
-import { findApiKey } from './sql/select-api-key.js';
+import { findApiKey } from './sql/find-api-key.js';
 import { insertApiKey } from './sql/insert-api-key.js';
 import { markApiKeyRevoked } from './sql/mark-api-key-revoked.js';
 import { tombstoneKey } from './api-key-cache.js';

@@ -3,7 +3,7 @@ import { errors } from '../errors/errors.js';
 import { authenticateMany } from '../redis/scripts/authenticate.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { bearerToken, hashSecret, API_KEY_PREFIX } from './api-key-secret.js';
-import { findApiKeyByHash } from './sql/select-api-key-by-hash.js';
+import { findApiKeyByHash } from './sql/find-api-key-by-hash.js';
 import { cacheKeyRecord, type CachedKeyRecord } from './api-key-cache.js';
 import { isScope, type ApiPrincipal } from './principal.js';
 import { touchApiKey } from './sql/touch-api-key.js';

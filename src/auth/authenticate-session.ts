@@ -2,7 +2,7 @@ import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { errors } from '../errors/errors.js';
 import { scopesOfRole, type MemberPrincipal } from './principal.js';
 import { sessionTokenFromCookie } from './session-token.js';
-import { findLiveSession } from './sql/select-live-session.js';
+import { findLiveSession } from './sql/find-live-session.js';
 
 /**
  * Session cookie → member principal. Postgres is asked on every request (one indexed read): a

@@ -1,5 +1,5 @@
 import { UsageError, type CommandArgs } from './command.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import type { AppContext } from '../context/app-context.js';
 
 /** `--org ORG` (id or name) of the commands that act in one organization. */

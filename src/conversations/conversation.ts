@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { toMessage, type Message } from '../messages/message.js';
 import { normalizeRecipient } from '../messages/recipients.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { errors } from '../errors/errors.js';
 import { toIncomingMessage } from '../incoming/incoming-row.js';
 import { selectIncomingWhere } from '../incoming/sql/select-incoming-where.js';

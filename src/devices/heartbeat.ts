@@ -10,7 +10,7 @@ import { syncSims } from './sims.js';
 import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import type { Heartbeat } from './schemas.js';
 import { isResting, syncDeviceState } from '../dispatch-queue/device-state.js';
-import { markSocketRows, type SocketMark } from './sql/mark-sockets.js';
+import { markSocketRows, type SocketMark } from './sql/mark-socket-rows.js';
 import { updateReportedCondition } from './sql/update-reported-condition.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { every, type Periodic } from '../periodic/every.js';
 import { deleteExpiredParts } from './sql/delete-expired-parts.js';
-import { purgeExpiredBodyBatch } from './sql/purge-expired-bodies.js';
+import { purgeExpiredBodyBatch } from './sql/purge-expired-body-batch.js';
 
 const BATCH = 1000;
 

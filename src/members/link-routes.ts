@@ -13,13 +13,13 @@ import { switchSessionOrganization } from '../auth/sql/switch-session-organizati
 import { normalizeEmail } from './member-store.js';
 import { belongsElsewhere } from './sql/belongs-elsewhere.js';
 import { ensureMember } from './sql/ensure-member.js';
-import { findMember } from './sql/select-member.js';
-import { findMemberByEmail } from './sql/select-member-by-email.js';
+import { findMember } from './sql/find-member.js';
+import { findMemberByEmail } from './sql/find-member-by-email.js';
 import { setPasswordHash } from './sql/set-password-hash.js';
 import { setPasswordHashIfUnset } from './sql/set-password-hash-if-unset.js';
 import { upsertMembership } from './sql/upsert-membership.js';
 import type { LinkRow } from './links.js';
-import { findOpenLink } from './sql/select-open-link.js';
+import { findOpenLink } from './sql/find-open-link.js';
 import { spendLink } from './sql/spend-link.js';
 import { checkNewPassword, hashPassword } from './password.js';
 import { secureCookies } from './base-url.js';

@@ -5,7 +5,7 @@ import { inTransaction } from '../db/pool.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { changeMembership, membershipOf, normalizeEmail } from './member-store.js';
 import { belongsElsewhere } from './sql/belongs-elsewhere.js';
-import { findMemberByEmail } from './sql/select-member-by-email.js';
+import { findMemberByEmail } from './sql/find-member-by-email.js';
 import { membersOf } from './sql/select-members-of.js';
 import { linkUrl } from './links.js';
 import { createLink } from './sql/create-link.js';

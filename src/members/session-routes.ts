@@ -11,7 +11,7 @@ import { endMemberSessions } from '../auth/sql/end-member-sessions.js';
 import { endSession } from '../auth/sql/end-session.js';
 import { switchSessionOrganization } from '../auth/sql/switch-session-organization.js';
 import { normalizeEmail } from './member-store.js';
-import { findMember } from './sql/select-member.js';
+import { findMember } from './sql/find-member.js';
 import { organizationsOf } from './sql/select-organizations-of.js';
 import { setPasswordHash } from './sql/set-password-hash.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './password.js';

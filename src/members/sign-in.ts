@@ -3,7 +3,7 @@ import { errors } from '../errors/errors.js';
 import { checkPasswordLimited } from './password-attempts.js';
 import { verifyPassword } from './password.js';
 import type { MemberRow } from './member-store.js';
-import { findMemberByEmail } from './sql/select-member-by-email.js';
+import { findMemberByEmail } from './sql/find-member-by-email.js';
 import { markSignedIn } from './sql/mark-signed-in.js';
 import { organizationsOf } from './sql/select-organizations-of.js';
 import { insertSession } from '../auth/sql/insert-session.js';

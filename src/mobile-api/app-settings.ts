@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { signingKeyFor } from './webhook-keys.js';
-import { selectPacingPerMinute } from './sql/select-device-pacing.js';
+import { selectPacingPerMinute } from './sql/select-pacing-per-minute.js';
 
 /**
  * A phone's `system:ping` period: its battery and connection reach the resting-phone rule and

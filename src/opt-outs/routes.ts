@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { idPrefixes } from '../ids/ids.js';
 import { OptOutSchema, toOptOut } from './opt-out-row.js';

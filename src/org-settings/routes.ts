@@ -6,7 +6,7 @@ import { errors } from '../errors/errors.js';
 import { Int, Nullable, Text } from '../schemas/schema-kit.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Organization } from '../orgs/org-store.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { updateOrganization } from '../orgs/sql/update-organization.js';
 import { AutoResendSetting, DEFAULT_RESEND_CODES, neverResentCode } from '../sending/auto-resend/policy.js';
 import { CarriersSchema, carriersOf, carriersProblem } from '../orgs/carriers.js';

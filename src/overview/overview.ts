@@ -1,5 +1,5 @@
 import type { AppContext } from '../context/app-context.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { errors } from '../errors/errors.js';
 import { tallySince } from './sql/select-tally-since.js';
 import { countDevicesByPresence } from './sql/count-devices-by-presence.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { Text } from '../schemas/schema-kit.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { selectMessageStatuses } from '../messages/sql/select-message-statuses.js';
 

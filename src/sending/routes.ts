@@ -7,7 +7,7 @@ import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
 import { messageDetailJson, selectFilteredMessagePage, selectMessageDetails, selectMessagePage, type MessageDetailRow } from '../messages/sql/select-messages.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { MessageSchema, toMessage } from '../messages/message.js';

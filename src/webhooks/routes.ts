@@ -7,7 +7,7 @@ import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
 import { EVENT_TYPES } from '../events/record-events.js';
 import { checkWebhookUrl } from './delivery/safe-url.js';
-import { findOrganization } from '../orgs/sql/select-organization.js';
+import { findOrganization } from '../orgs/sql/find-organization.js';
 import { newWebhookSecret } from './delivery/signature.js';
 import { toEndpoint } from './endpoint-row.js';
 import { toDelivery } from './delivery-row.js';

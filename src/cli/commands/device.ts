@@ -5,7 +5,7 @@ import type { AppContext } from '../../context/app-context.js';
 import { createPairingCode, PAIRING_CODE_TTL_SECONDS } from '../../devices/pairing.js';
 import { pairingQrPayload, serverUrlHint } from '../../devices/pairing-payload.js';
 import { listDevices } from '../../devices/device-view.js';
-import { findDeviceOrg } from '../../devices/sql/select-device-org.js';
+import { findDeviceOrg } from '../../devices/sql/find-device-org.js';
 import { revokeDevice } from '../../devices/revoke-device.js';
 import { updateDevice, type DeviceChanges } from '../../devices/update-device.js';
 import type { Device } from '../../devices/schemas.js';

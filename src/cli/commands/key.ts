@@ -3,7 +3,7 @@ import { orgOf } from '../org-option.js';
 import { SCOPES, isScope, type Scope } from '../../auth/principal.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../../auth/api-key-admin.js';
 import type { ApiKeyRow } from '../../auth/api-key-store.js';
-import { listApiKeys } from '../../auth/sql/select-api-keys.js';
+import { listApiKeys } from '../../auth/sql/list-api-keys.js';
 
 const COLUMNS = ['id', 'name', 'hint', 'scopes', 'expiresAt', 'revokedAt', 'createdAt'];
 

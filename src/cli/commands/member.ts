@@ -2,14 +2,14 @@ import { UsageError, printObject, printRows, type Command, type CommandArgs } fr
 import { orgOf } from '../org-option.js';
 import { isRole } from '../../auth/principal.js';
 import { membershipOf, normalizeEmail } from '../../members/member-store.js';
-import { findMemberByEmail } from '../../members/sql/select-member-by-email.js';
+import { findMemberByEmail } from '../../members/sql/find-member-by-email.js';
 import { membersOf } from '../../members/sql/select-members-of.js';
 import { organizationsOf } from '../../members/sql/select-organizations-of.js';
 import { linkUrl } from '../../members/links.js';
 import { createLink } from '../../members/sql/create-link.js';
 import { loadConfig } from '../../config/config.js';
 import { recordAuditInEveryOrganization } from '../../audit/record-audit.js';
-import { recordSystemAudit } from '../../audit/sql/insert-system-audit.js';
+import { recordSystemAudit } from '../../audit/sql/record-system-audit.js';
 import { freshSetupToken, hasOwner } from '../../app/bootstrap.js';
 
 function emailOf(args: CommandArgs): string {

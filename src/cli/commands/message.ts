@@ -1,6 +1,6 @@
 import { UsageError, printObject, printRows, type Command, type CommandArgs } from '../command.js';
 import { orgOf, orgOption } from '../org-option.js';
-import { recordSystemAudit } from '../../audit/sql/insert-system-audit.js';
+import { recordSystemAudit } from '../../audit/sql/record-system-audit.js';
 import type { AppContext } from '../../context/app-context.js';
 import { HafatraError } from '../../errors/errors.js';
 import { sendMessages } from '../../sending/send-messages.js';

@@ -1,5 +1,5 @@
 import { UsageError, printObject, requireString, type Command, type CommandArgs, type CommandIo } from '../command.js';
-import { findOrganization } from '../../orgs/sql/select-organization.js';
+import { findOrganization } from '../../orgs/sql/find-organization.js';
 import { reparseStoredSms } from '../../mobile-money/reparse.js';
 import { reviewEvent } from '../../mobile-money/sql/review-event.js';
 

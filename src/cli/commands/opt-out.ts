@@ -1,7 +1,7 @@
 import { UsageError, optionalInt, printObject, printRows, type Command, type CommandArgs } from '../command.js';
 import { orgOf, orgOption } from '../org-option.js';
 import { normalizeRecipient } from '../../messages/recipients.js';
-import { recordSystemAudit } from '../../audit/sql/insert-system-audit.js';
+import { recordSystemAudit } from '../../audit/sql/record-system-audit.js';
 import { selectOptOutPage } from '../../opt-outs/sql/select-opt-out-page.js';
 import { insertOptOut } from '../../opt-outs/sql/insert-opt-out.js';
 import { deleteOptOut } from '../../opt-outs/sql/delete-opt-out.js';

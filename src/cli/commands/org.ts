@@ -1,8 +1,8 @@
 import { UsageError, optionalInt, printObject, printRows, requireString, type Command, type CommandArgs } from '../command.js';
 import type { OrganizationSettings } from '../../orgs/org-store.js';
-import { findOrganization } from '../../orgs/sql/select-organization.js';
+import { findOrganization } from '../../orgs/sql/find-organization.js';
 import { insertOrganization } from '../../orgs/sql/insert-organization.js';
-import { listOrganizations } from '../../orgs/sql/select-organizations.js';
+import { listOrganizations } from '../../orgs/sql/list-organizations.js';
 import { updateOrganization } from '../../orgs/sql/update-organization.js';
 import { MAX_AUTO_RESENDS, neverResentCode } from '../../sending/auto-resend/policy.js';
 import { carriersInputProblem, type Carrier } from '../../orgs/carriers.js';
