@@ -22,6 +22,8 @@ const digitsOf = (q: string) => (/^[+\d\s().-]+$/.test(q) ? q.replace(/\D/g, '')
  */
 export const TEXT_SEARCH_WINDOW = 100_000;
 
+const WINDOW_COLUMNS = `id, org_id AS "orgId", to_number AS "to", body`;
+
 /**
  * Messages of the organization whose id is the text or whose recipient is the number (read with
  * the default country, as a send reads it), among all of them; or, among its newest
@@ -34,9 +36,12 @@ export async function searchMessages(ctx: AppContext, orgId: string, q: string) 
   const digits = digitsOf(q);
   // The window is read as the message list reads a first page (every status's range of the
   // organization's index, merged by id), so a small organization never walks a big one's rows.
+  // The window's rows carry only what is matched (a fifth of the columns): its merge and filter
+  // move 100,000 narrow rows, and the few found are read whole by id.
   const { rows } = await ctx.db.query(
-    `(SELECT * FROM (${messagePageStatement(undefined, false)}) recent
+    `WITH found AS (SELECT id FROM (${messagePageStatement(undefined, false, WINDOW_COLUMNS)}) recent
        WHERE body ILIKE $3 OR ($4 <> '' AND "to" LIKE $5) ORDER BY id DESC LIMIT $6)
+     (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND id IN (SELECT id FROM found) ORDER BY id DESC)
      UNION ALL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND (id = $7 OR to_number = $8) ORDER BY id DESC LIMIT $6)`,
     [orgId, TEXT_SEARCH_WINDOW, likePattern(q), digits, `%${digits}%`, SEARCH_LIMIT, q, normalizeRecipient(q, org.defaultCountry)],
   );
