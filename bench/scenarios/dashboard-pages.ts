@@ -6,6 +6,12 @@ import { hashSecret } from '../../src/auth/api-key-secret.js';
 import { insertSession } from '../../src/auth/sql/insert-session.js';
 import { newId } from '../../src/ids/ids.js';
 
+/**
+ * A search reads a fixed window of the newest 100,000 messages (src/search/search.ts), not an
+ * index range as the pages do: its cost is that window's, whatever the number stored.
+ */
+const SEARCH_GOAL_MS = 100;
+
 /** Rows seeded in the large organization: BENCH_DASHBOARD_ROWS, else 2,000,000 (20,000 with --quick). */
 const rowsToSeed = (quick: boolean) => Number(process.env.BENCH_DASHBOARD_ROWS ?? (quick ? 20_000 : 2_000_000));
 const SMALL_ROWS = 10;
@@ -120,7 +126,7 @@ export const dashboardPages: Scenario = {
           label: `${label}, ${name === 'large' ? `${rows.toLocaleString('en')}` : `${SMALL_ROWS}`} messages: p99`,
           value: r.p99,
           unit: 'ms',
-          goal: { op: '<=', value: 50 },
+          goal: { op: '<=', value: label.startsWith('search') ? SEARCH_GOAL_MS : 50 },
         });
       }
     }

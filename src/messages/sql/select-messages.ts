@@ -128,10 +128,11 @@ const PAGE_STATEMENTS = new Map<string, string>();
  * each partition's primary key backwards, filtering by organization: seven seconds for a page of
  * a small organization with 10 million messages stored (bench/README.md, "Stored messages").
  * Written this way, only the (org_id, status, id DESC) index gives the order asked, whatever
- * the statistics, and each range starts at its organization and status.
+ * the statistics, and each range starts at its organization and status. `columns` must name
+ * `id` and `org_id AS "orgId"` (the merge orders by them); a reader of many rows names no more.
  */
-export function messagePageStatement(status: MessageStatus | undefined, after: boolean): string {
-  const range = (s: MessageStatus) => `(SELECT ${MESSAGE_COLUMNS} FROM messages
+export function messagePageStatement(status: MessageStatus | undefined, after: boolean, columns = MESSAGE_COLUMNS): string {
+  const range = (s: MessageStatus) => `(SELECT ${columns} FROM messages
        WHERE org_id = ANY(ARRAY[$1]::text[]) AND status = '${s}'${after ? ' AND id < $3' : ''} ORDER BY org_id, id DESC LIMIT $2)`;
   if (status) return range(status);
   return `SELECT * FROM (${MESSAGE_STATUSES.map(range).join('\n UNION ALL ')}) page ORDER BY "orgId", id DESC LIMIT $2`;

@@ -2,6 +2,8 @@ import type { Queryable } from '../../db/pool.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../../messages/message.js';
 import { messagePageStatement } from '../../messages/sql/select-messages.js';
 
+const WINDOW_COLUMNS = `id, org_id AS "orgId", to_number AS "to", body`;
+
 export interface MessageSearch {
   orgId: string;
   /** How many of the organization's newest messages the text and digit matches read. */
@@ -23,9 +25,12 @@ export interface MessageSearch {
  * message may come twice (both branches).
  */
 export async function searchMessageRows(db: Queryable, s: MessageSearch): Promise<MessageRow[]> {
+  // The window's rows carry only what is matched (a fifth of the columns): its merge and filter
+  // move 100,000 narrow rows, and the few found are read whole by id.
   const { rows } = await db.query<MessageRow>(
-    `(SELECT * FROM (${messagePageStatement(undefined, false)}) recent
+    `WITH found AS (SELECT id FROM (${messagePageStatement(undefined, false, WINDOW_COLUMNS)}) recent
        WHERE body ILIKE $3 OR ($4 <> '' AND "to" LIKE $5) ORDER BY id DESC LIMIT $6)
+     (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND id IN (SELECT id FROM found) ORDER BY id DESC)
      UNION ALL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND (id = $7 OR to_number = $8) ORDER BY id DESC LIMIT $6)`,
     [s.orgId, s.window, s.pattern, s.digits, `%${s.digits}%`, s.limit, s.text, s.number],
   );
