@@ -1,7 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
 import { applyTransitions } from '../messages/transitions.js';
-import { selectMessage } from '../messages/sql/select-messages.js';
+import { selectMessage } from '../messages/sql/select-message.js';
 import { toMessage } from '../messages/message.js';
 import { countStatusChanges } from '../infrastructure/metrics.js';
 

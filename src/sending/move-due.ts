@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { toDispatchEntry, type DispatchEntry } from '../dispatch-queue/entries.js';
-import { selectMessagesByIds } from '../messages/sql/select-messages.js';
+import { selectMessagesByIds } from '../messages/sql/select-messages-by-ids.js';
 import { applyTransitions, type Transition } from '../messages/transitions.js';
 import { takeDueBatches, type TakenBatch } from '../redis/scripts/take-due-batches.js';
 import { selectScheduledMessages } from '../scheduling/sql/select-scheduled-messages.js';

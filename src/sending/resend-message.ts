@@ -1,6 +1,6 @@
 import type { AppContext } from '../context/app-context.js';
 import { errors } from '../errors/errors.js';
-import { selectMessage } from '../messages/sql/select-messages.js';
+import { selectMessage } from '../messages/sql/select-message.js';
 import { TERMINAL_STATUSES, type MessageRow } from '../messages/message.js';
 import { sendMessages } from './send-messages.js';
 import type { SendRequest, SendResult } from './send-request.js';

@@ -6,7 +6,10 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, SendMessages
 import { sendMessages } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { messageDetailJson, selectFilteredMessagePage, selectMessageDetails, selectMessagePage, type MessageDetailRow } from '../messages/sql/select-messages.js';
+import { messageDetailJson } from '../messages/message-detail.js';
+import { selectFilteredMessagePage } from '../messages/sql/select-filtered-message-page.js';
+import { selectMessageDetails, type MessageDetailRow } from '../messages/sql/select-message-details.js';
+import { selectMessagePage } from '../messages/sql/select-message-page.js';
 import { findOrganization } from '../orgs/sql/find-organization.js';
 import { normalizeRecipient } from '../messages/recipients.js';
 import { TickBatcher } from '../batching/tick-batcher.js';

@@ -11,7 +11,7 @@ import { insertBatchMessages } from '../messages/sql/insert-messages.js';
 import { insertBatch } from '../messages/sql/insert-batch.js';
 import { findBatchByKey } from '../messages/sql/find-batch-by-key.js';
 import { markBatchesDispatched } from '../messages/sql/mark-batches-dispatched.js';
-import { selectMessagesByBatch } from '../messages/sql/select-messages.js';
+import { selectMessagesByBatch } from '../messages/sql/select-messages-by-batch.js';
 import { recordEvents } from '../events/record-events.js';
 import { toMessage } from '../messages/message.js';
 import type { SendRequest, SendResult } from './send-request.js';

@@ -5,7 +5,7 @@ import { packageVersion } from '../package/version.js';
 import { toAttempts, toDelivery } from './delivery-row.js';
 import { selectDeliveryWithBody } from './sql/select-delivery-with-body.js';
 import { SIGNATURE_HEADER, webhookRequestHeaders } from './delivery/headers.js';
-import { selectMessage } from '../messages/sql/select-messages.js';
+import { selectMessage } from '../messages/sql/select-message.js';
 import { selectMessageWebhookEvents } from './sql/select-message-webhook-events.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { messagePageStatement } from '../../src/messages/sql/select-messages.js';
+import { messagePageStatement } from '../../src/messages/sql/select-message-page.js';
 import type { MessageStatus } from '../../src/messages/message.js';
 
 /**

@@ -5,7 +5,8 @@ import type { AppContext } from '../../context/app-context.js';
 import { HafatraError } from '../../errors/errors.js';
 import { sendMessages } from '../../sending/send-messages.js';
 import { cancelMessage } from '../../sending/cancel-message.js';
-import { messageDetailJson, selectMessageDetails } from '../../messages/sql/select-messages.js';
+import { messageDetailJson } from '../../messages/message-detail.js';
+import { selectMessageDetails } from '../../messages/sql/select-message-details.js';
 import { sendBodyFrom, idempotencyKeyFrom } from './message-send-body.js';
 
 const ROW_COLUMNS = ['id', 'to', 'status', 'failureCode', 'sendAt'];

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../../messages/message.js';
-import { messagePageStatement } from '../../messages/sql/select-messages.js';
+import { messagePageStatement } from '../../messages/sql/select-message-page.js';
 
 const WINDOW_COLUMNS = `id, org_id AS "orgId", to_number AS "to", body`;
 
