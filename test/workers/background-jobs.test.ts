@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeContext, openContext } from '../../src/app/runtime.js';
+import { redisReady } from '../../src/redis/connection.js';
 import { startWorkers, type Workers } from '../../src/app/workers.js';
 import type { AppContext } from '../../src/context/app-context.js';
 import { insertTestDevice } from '../support/devices.js';
@@ -17,6 +18,9 @@ let workers: Workers;
 beforeAll(async () => {
   app = await startTestApp({ sweepIntervalMs: 50, reconcileIntervalMs: 50 });
   ctx = openContext(app.ctx.config, 'worker');
+  // Its connection fails fast until it is ready (on a cluster, until every shard is): the test
+  // writes through it below.
+  await redisReady(ctx.redis);
   workers = await startWorkers(ctx);
 }, 60_000);
 
