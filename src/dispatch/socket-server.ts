@@ -14,6 +14,8 @@ import type { WakePhones } from '../dispatch-queue/work-signals.js';
 import { subscribeDeviceSignals } from '../redis/device-signals.js';
 import type { DeviceSignal } from '../redis/device-signal.js';
 import { revocationChecks } from './revocation-checks.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
+import { selectClaimedJobsOfDevices } from './sql/select-claimed-jobs-of-devices.js';
 import { FloodCoolDown } from './flood-cool-down.js';
 import { CLOSE_REVOKED, closeSession, frameBudget, frameContext, openSession, type Phones, type SocketServerDeps } from './socket-sessions.js';
 
@@ -52,6 +54,8 @@ export function attachDeviceSockets(app: TemplatedApp, ctx: AppContext, deps: So
     limited: limitedRequests(ctx),
     coolDown: new FloodCoolDown(),
     budgetLimits: { ...FRAME_BUDGET_DEFAULTS, ratePerSecond: ctx.config.phoneFramesPerSecond, burst: ctx.config.phoneFrameBurst },
+    // Phones reconnecting together (a restart, a network back) read their held jobs in one statement a turn.
+    heldJobs: new TickBatcher((deviceIds: string[]) => selectClaimedJobsOfDevices(ctx.db, deviceIds), 500, 2),
   };
   const wake: WakePhones = (orgId, deviceId, count) => pusher.signal(orgId, deviceId, count);
   const origin = ctx.dispatch.signals.holdPhonesLocally(wake);

@@ -9,7 +9,8 @@ import type { StatusReportWriter } from './status-reports.js';
 import type { Pusher } from './pusher.js';
 import type { RevocationChecks } from './revocation-checks.js';
 import type { FloodCoolDown } from './flood-cool-down.js';
-import { selectClaimedJobs } from './sql/select-claimed-jobs.js';
+import type { TickBatcher } from '../batching/tick-batcher.js';
+import type { Job } from '../dispatch-queue/job.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 
 export interface SocketServerDeps {
@@ -42,6 +43,8 @@ export interface Phones {
   limited: LimitedRequests;
   coolDown: FloodCoolDown;
   budgetLimits: FrameBudgetLimits;
+  /** Each phone's claimed and unreported jobs (src/dispatch/sql/select-claimed-jobs-of-devices.ts), sent again when its socket opens. */
+  heldJobs: TickBatcher<string, Job[]>;
 }
 
 /** A phone's socket opened: its session replaces an older one of the same phone, then gets its held jobs and new work. */
@@ -78,12 +81,12 @@ export function frameBudget(phones: Phones, session: DeviceSession): FrameBudget
 }
 
 /** The open saved on the device record, and the jobs it claimed before (a reconnect) sent again. */
-async function recordOpen({ ctx, deps, pusher, lease }: Phones, session: DeviceSession): Promise<number | null> {
+async function recordOpen({ ctx, deps, pusher, lease, heldJobs }: Phones, session: DeviceSession): Promise<number | null> {
   let generation: number | null = null;
   try {
     await lease.ready;
     generation = (await deps.markSocket?.(session.deviceId, true, undefined, lease.processId)) ?? null;
-    const held = await selectClaimedJobs(ctx.db, session.deviceId);
+    const held = await heldJobs.load(session.deviceId);
     if (held.length > 0 && session.send({ type: 'jobs', jobs: held })) session.took(held.length);
     await pusher.push(session);
   } catch (err) {
