@@ -49,14 +49,13 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
   const reportsDefaultApp = hb.defaultSmsApp !== undefined;
   // Without SIMs the heartbeat is one statement, atomic by itself: no transaction's BEGIN and
   // COMMIT round trips for the every-30-seconds heartbeat of each phone.
+  const sims = hb.sims;
   const row =
-    hb.sims === undefined
+    sims === undefined
       ? await updateReportedCondition(ctx.db, principal.deviceId, set, reportsDefaultApp).then((condition) => condition && { ...condition, simsChanged: false })
       : await inTransaction(ctx.db, async (tx) => {
           const condition = await updateReportedCondition(tx, principal.deviceId, set, reportsDefaultApp);
-          if (!condition) return undefined;
-          const simsChanged = hb.sims !== undefined && (await syncSims(tx, principal.deviceId, hb.sims));
-          return { ...condition, simsChanged };
+          return condition && { ...condition, simsChanged: await syncSims(tx, principal.deviceId, sims) };
         });
   if (!row) throw deviceUnauthorized();
   const restingChanged = (hb.battery !== undefined || hb.networkType !== undefined) && (await updateResting(ctx, principal, isResting(row)));

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimJobs } from '../../src/redis/scripts/claim-jobs.js';
 import { decodeDispatchMeta, dispatchMeta, jobOf, type DispatchFields } from '../../src/dispatch-queue/dispatch-meta.js';
-import { IGNORE_WINDOWS_LEAD_MS, dispatchScore } from '../../src/dispatch-queue/entries.js';
-import { testRedis } from '../lua/redis.js';
+import { dispatchScore } from '../../src/dispatch-queue/entries.js';
+import { claimOnTestKeys, testRedis } from '../lua/redis.js';
 
 const { redis, key } = testRedis();
 afterAll(() => redis.quit());
@@ -21,19 +20,7 @@ async function claimWritten(s: string, entries: [string, string, number?][], sta
     await redis.zadd(key(`q${s}`), score ?? NOW + i, id);
     await redis.hset(key(`meta${s}`), id, meta);
   }
-  const r = await claimJobs(
-    redis,
-    {
-      deviceQueue: key(`dq${s}`),
-      orgQueue: key(`q${s}`),
-      queueMeta: key(`meta${s}`),
-      deviceState: key(`state${s}`),
-      claiming: key(`claiming${s}`),
-      netPhones: key(`net${s}`),
-      carrierPrefixes: key(`prefixes${s}`),
-    },
-    { deviceId: 'dev_1', max, now: NOW, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: NOW - 3_600_000, offNetWaitMs: 0, ignoreWindowsScore: NOW - IGNORE_WINDOWS_LEAD_MS / 2 },
-  );
+  const r = await claimOnTestKeys(redis, key, s, max, NOW, 0);
   if (r.kind !== 'claimed') throw new Error(`claim answered ${r.kind}`);
   return r.claimed;
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimJobs, type ClaimJobsResult } from '../../src/redis/scripts/claim-jobs.js';
-import { testRedis } from './redis.js';
+import type { ClaimJobsResult } from '../../src/redis/scripts/claim-jobs.js';
+import { claimOnTestKeys, testRedis } from './redis.js';
 import { IGNORE_WINDOWS_LEAD_MS } from '../../src/dispatch-queue/entries.js';
 
 const { redis, key } = testRedis();
@@ -10,21 +10,7 @@ const NOW = 1_800_000_000_000;
 const HOUR = NOW + 3_600_000;
 const meta = (to: string, seg = 1, exp = NOW + 60_000, sim: number | null = null) => JSON.stringify({ to, body: 'x', seg, sim, dev: null, exp });
 
-function claim(s: string, max: number, now = NOW, offNetWaitMs = 20_000): Promise<ClaimJobsResult> {
-  return claimJobs(
-    redis,
-    {
-      deviceQueue: key(`dq${s}`),
-      orgQueue: key(`q${s}`),
-      queueMeta: key(`meta${s}`),
-      deviceState: key(`state${s}`),
-      claiming: key(`claiming${s}`),
-      netPhones: key(`net${s}`),
-      carrierPrefixes: key(`prefixes${s}`),
-    },
-    { deviceId: 'dev_1', max, now, pacingPrefix: key(`pace${s}:`), utcDay: '20270115', urgentScore: now - 3_600_000, offNetWaitMs, ignoreWindowsScore: now - IGNORE_WINDOWS_LEAD_MS / 2 },
-  );
-}
+const claim = (s: string, max: number, now = NOW, offNetWaitMs = 20_000): Promise<ClaimJobsResult> => claimOnTestKeys(redis, key, s, max, now, offNetWaitMs);
 
 const SENDING = { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', nets: '', open: '' };
 
