@@ -30,10 +30,6 @@ export function createRedis(url: string, opts: ConnectionOptions = {}): Redis {
     enableOfflineQueue: !opts.failFast,
     maxRetriesPerRequest: opts.failFast ? 1 : null,
     ...(opts.failFast ? { commandTimeout: COMMAND_TIMEOUT_MS } : {}),
-    // The request paths' connection: the commands of one event-loop turn (the claims of a fleet
-    // woken at once, the scripts of many requests) leave in one write instead of one each. Not
-    // for BullMQ's connections, which block, nor for subscribers.
-    enableAutoPipelining: opts.failFast === true,
     lazyConnect: false,
   };
   const redis = open(url, options, opts.subscriber ?? false);
@@ -51,12 +47,10 @@ export function createBullConnection(url: string, name: string): Redis {
 function open(url: string, options: RedisOptions, subscriber: boolean): Redis {
   const target = parseRedisUrl(url);
   if (target.kind === 'single') return new SingleRedis(url, options);
-  const { enableOfflineQueue, enableAutoPipelining, ...perNode } = options;
+  const { enableOfflineQueue, ...perNode } = options;
   return new Cluster(target.nodes, {
     redisOptions: { ...perNode, ...target.auth, ...(target.tls ? { tls: {} } : {}) },
     enableOfflineQueue,
-    // Per node: a turn's commands for one shard leave together.
-    enableAutoPipelining,
     // Every read goes to the master: a replica may lag behind the script that just wrote.
     scaleReads: 'master',
     shardedSubscribers: subscriber,
