@@ -1,4 +1,5 @@
 import { AddressBuckets } from '../limits/address-buckets.js';
+import { SlowRefusals } from '../limits/slow-refusals.js';
 import { limitedRequests, tenantBulkheads } from '../limits/limited-requests.js';
 import type { AppContext } from '../context/app-context.js';
 import { createHttpServer } from '../http/server.js';
@@ -60,8 +61,10 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       bodyLimitBytes: ctx.config.bodyLimitBytes,
       trustProxy: ctx.config.trustProxy,
       anonymousLimit: new AddressBuckets(ctx.config.anonymousRatePerSecond, ctx.config.anonymousBurst),
-      bulkheads: tenantBulkheads(ctx.config.orgConcurrency),
+      bulkheads: tenantBulkheads(ctx.config.orgConcurrency, ctx.config.pgPoolSize),
+      slowRefusals: new SlowRefusals({ graceRefusals: ctx.config.refusalGrace, delayMs: ctx.config.refusalDelayMs, maxHeld: ctx.config.refusalsHeldMax }),
       onLimited: limited,
+      onPaced: (pace) => ctx.metrics.pacedRefusals.inc({ pace }),
       log: ctx.log,
       accessLog: access,
       inflight,

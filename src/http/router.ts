@@ -6,6 +6,7 @@ import { errorReply, toHafatraError, type Reply, type ResponseState } from './re
 import { clientAddressFrom, clientAddressOf } from './client-address.js';
 import type { AddressBuckets } from '../limits/address-buckets.js';
 import type { Bulkhead } from '../limits/bulkhead.js';
+import type { SlowRefusals } from '../limits/slow-refusals.js';
 import { guarded, replySafely } from './guard.js';
 import { copyIdempotencyKey, validIdempotencyKey, type RawIdempotencyKey } from './request-headers.js';
 import { errors } from '../errors/errors.js';
@@ -145,8 +146,12 @@ export interface RouterDeps {
   anonymousLimit?: AddressBuckets;
   /** Requests handled at once per organization and per phone (src/limits/bulkhead.ts); absent: none. */
   bulkheads?: { organization: Bulkhead; device: Bulkhead };
+  /** Refusals (429) of a client that keeps asking past them: held, or its connection closed (src/limits/slow-refusals.ts); absent: all answered at once. */
+  slowRefusals?: SlowRefusals;
   /** A request refused by one of the limits above, for /metrics and the log. */
   onLimited?: (limit: 'anonymous' | 'organization' | 'device', principal?: { orgId: string }) => void;
+  /** A refusal held or closed by slowRefusals, for /metrics. */
+  onPaced?: (pace: 'held' | 'closed') => void;
   /** One line per answered request (HAFATRA_ACCESS_LOG); absent: none. */
   accessLog?: AccessLog;
   inflight: { count: number };
@@ -261,6 +266,7 @@ async function handle(
   const paramsValid = Object.values(copied.params).every((v) => PATH_ID.test(v));
   let prefetched: Promise<unknown> | undefined;
   let release: (() => void) | undefined;
+  let principal: Awaited<ReturnType<typeof authenticate>> | undefined;
   try {
     if (copied.anonymous && deps.anonymousLimit) {
       const waitMs = deps.anonymousLimit.take(addressOf(res, copied));
@@ -274,7 +280,7 @@ async function handle(
     const bodyResult = await bodyPromise;
     // Nobody is left to answer; nothing of the request is read or written.
     if ('aborted' in bodyResult) throw errors.invalid('body: the connection closed before the body was complete');
-    const principal = await authenticate(route, copied.headers, deps.authenticators);
+    principal = await authenticate(route, copied.headers, deps.authenticators);
     if (principal && deps.bulkheads) release = await enterBulkhead(deps, principal);
     if (!paramsValid) throw errors.notFound('resource');
     const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
@@ -313,6 +319,17 @@ async function handle(
     reply = errorReply(error, requestId);
   }
   release?.();
+  if (reply.status === 429 && deps.slowRefusals && !state.aborted) {
+    const pace = deps.slowRefusals.pace(principal?.orgId ?? `address ${addressOf(res, copied)}`, retryAfterMs(reply));
+    if (pace.kind !== 'now') deps.onPaced?.(pace.kind === 'hold' ? 'held' : 'closed');
+    if (pace.kind === 'close') {
+      deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status: 429, startedAt: copied.startedAt, aborted: true });
+      state.done = true;
+      res.close();
+      return;
+    }
+    if (pace.kind === 'hold') await deps.slowRefusals.hold(pace.ms);
+  }
   // handle() must not reject: its caller only counts it, and a rejection would leave the client unanswered.
   const status = replySafely(res, state, requestId, reply, deps.log);
   deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status, startedAt: copied.startedAt, aborted: state.aborted });
@@ -331,6 +348,8 @@ async function enterBulkhead(deps: RouterDeps, principal: ApiPrincipal | DeviceP
     throw err;
   }
 }
+
+const retryAfterMs = (reply: Reply) => Number(reply.headers?.['retry-after'] ?? 1) * 1000;
 
 const addressOf = (res: HttpResponse, copied: Copied) => copied.clientAddress || clientAddressFrom(res, copied.forwardedFor);
 

@@ -17,6 +17,7 @@ export interface Metrics {
   webhookDeliveries: Counter<'outcome'>;
   passwordChecks: Counter<'outcome'>;
   limitedRequests: Counter<'limit'>;
+  pacedRefusals: Counter<'pace'>;
   backgroundRuns: Counter<'job' | 'outcome'>;
   backgroundDuration: Histogram<'job'>;
   /** Read at scrape time: set by the parts that hold the state (the socket server holds the phones, the webhook workers their queue). */
@@ -83,6 +84,12 @@ export function createMetrics(): Metrics {
       name: 'hafatra_limited_requests_total',
       help: 'Requests and phone frames refused by a fairness limit, by limit: anonymous (per address, before authentication), organization and device (bulkheads), phone_frames (a socket past its frame budget).',
       labelNames: ['limit'],
+    }),
+    pacedRefusals: new Counter({
+      ...on,
+      name: 'hafatra_paced_refusals_total',
+      help: 'Refusals (429) of a client past its grace of refusals, by how they were answered: held (answered after a delay) or closed (its connection closed unanswered: too many refusals held already).',
+      labelNames: ['pace'],
     }),
     passwordChecks: new Counter({
       ...on,

@@ -6,6 +6,12 @@ import { errors } from '../errors/errors.js';
  * fast 429 with Retry-After (docs/operations.md, "Bulkheads"). What one tenant queues waits in
  * its own line, not in the Postgres pool's, where every other tenant's request would wait
  * behind it.
+ *
+ * With `fairShare`, a tenant alone may run up to `limit`, but while others have requests running
+ * too each may run at most its share of `fairShare` (the Postgres pool's size): two
+ * organizations sending at once run up to 10 requests each with a pool of 20, so neither waits
+ * in the pool's line behind the other's. A tenant past its share when another arrives keeps what
+ * it runs; its next requests wait until it is back under its share.
  */
 export class Bulkhead {
   private readonly lanes = new Map<string, { running: number; waiting: (() => void)[] }>();
@@ -15,13 +21,20 @@ export class Bulkhead {
     private readonly queue: number,
     /** The error a tenant gets when its line is full (counted, logged, by the caller). */
     private readonly refusal: (key: string) => Error = () => errors.rateLimited('too many requests of this organization in progress on this server; retry shortly', 1),
+    private readonly fairShare?: number,
   ) {}
 
-  /** A slot at once (its release), or null when the tenant has `limit` running. No await on the common path. */
+  /** What one tenant may run now: `limit` alone, its share of `fairShare` beside others. */
+  private allowance(): number {
+    if (this.fairShare === undefined || this.lanes.size <= 1) return this.limit;
+    return Math.min(this.limit, Math.max(2, Math.floor(this.fairShare / this.lanes.size)));
+  }
+
+  /** A slot at once (its release), or null when the tenant runs its allowance. No await on the common path. */
   tryEnter(key: string): (() => void) | null {
     let lane = this.lanes.get(key);
     if (!lane) this.lanes.set(key, (lane = { running: 0, waiting: [] }));
-    if (lane.running >= this.limit) return null;
+    if (lane.running >= this.allowance()) return null;
     lane.running++;
     return () => this.release(key);
   }
@@ -38,9 +51,13 @@ export class Bulkhead {
 
   private release(key: string): void {
     const lane = this.lanes.get(key)!;
-    // The slot passes straight to the next in line: `running` never dips for a newcomer to take it.
-    const next = lane.waiting.shift();
-    if (next) return next();
-    if (--lane.running === 0) this.lanes.delete(key);
+    lane.running--;
+    // Taken synchronously for the next in line: a newcomer's tryEnter cannot take the slot first.
+    const allowed = this.allowance();
+    while (lane.waiting.length > 0 && lane.running < allowed) {
+      lane.running++;
+      lane.waiting.shift()!();
+    }
+    if (lane.running === 0) this.lanes.delete(key);
   }
 }

@@ -2,9 +2,12 @@ import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { Bulkhead } from './bulkhead.js';
 import { pipelineByNode } from '../redis/pipeline-by-node.js';
 
-/** An organization's requests, and a phone's HTTP requests (a phone sends a few at a time), each in a line of their own. */
-export function tenantBulkheads(orgConcurrency: number): { organization: Bulkhead; device: Bulkhead } {
-  return { organization: new Bulkhead(orgConcurrency, orgConcurrency * 16), device: new Bulkhead(8, 128) };
+/**
+ * An organization's requests, and a phone's HTTP requests (a phone sends a few at a time), each in
+ * a line of their own; organizations running at once share the Postgres pool's size between them.
+ */
+export function tenantBulkheads(orgConcurrency: number, poolSize: number): { organization: Bulkhead; device: Bulkhead } {
+  return { organization: new Bulkhead(orgConcurrency, orgConcurrency * 16, undefined, poolSize), device: new Bulkhead(8, 128) };
 }
 
 export type Limit = 'anonymous' | 'organization' | 'device' | 'phone_frames';

@@ -65,3 +65,35 @@ describe('Bulkhead', () => {
     expect(b.tryEnter('o')).not.toBeNull();
   });
 });
+
+describe('Bulkhead with a fair share', () => {
+  it('lets a tenant alone run up to its limit, and shares the pool between tenants running at once', async () => {
+    const b = new Bulkhead(8, 100, undefined, 6);
+    const heavy = Array.from({ length: 8 }, () => b.tryEnter('heavy'));
+    expect(heavy.every((r) => r !== null)).toBe(true); // alone: its whole limit
+    expect(b.tryEnter('heavy')).toBeNull();
+    const light = b.tryEnter('light');
+    expect(light).not.toBeNull(); // another tenant is never kept out by the first
+    // Beside `light`, heavy's share is 6 / 2 = 3: it runs 8 and waits until it is back under 3.
+    let started = 0;
+    const waiting = Array.from({ length: 3 }, () =>
+      b.enter('heavy').then((release) => {
+        started++;
+        return release;
+      }),
+    );
+    for (let i = 0; i < 5; i++) heavy[i]!();
+    await Promise.resolve();
+    expect(started).toBe(0);
+    heavy[5]!(); // 2 run: one more may start
+    await new Promise((r) => setImmediate(r));
+    expect(started).toBe(1);
+    light!(); // alone again: its whole limit, the line runs at once
+    heavy[6]!();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toBe(3);
+    for (const release of await Promise.all(waiting)) release();
+    heavy[7]!();
+    expect(b.tryEnter('heavy')).not.toBeNull();
+  });
+});

@@ -39,6 +39,24 @@ export const limitSettings = {
     kind: int(1),
     doc: 'Frames one phone socket may send at once before HAFATRA_PHONE_FRAMES_PER_SECOND applies (token bucket size).',
   },
+  refusalGrace: {
+    env: 'HAFATRA_REFUSAL_GRACE',
+    default: '20',
+    kind: int(1),
+    doc: 'Refusals (429) one client (its organization, or its address before authentication) gets answered at once per 10 s; past them it is a client that ignores Retry-After, and each further refusal is held for HAFATRA_REFUSAL_DELAY_MS before it is answered.',
+  },
+  refusalDelayMs: {
+    env: 'HAFATRA_REFUSAL_DELAY_MS',
+    default: '1000',
+    kind: int(0),
+    doc: 'How long a refusal past the grace is held before it is answered (never past its Retry-After). 0: every refusal is answered at once.',
+  },
+  refusalsHeldMax: {
+    env: 'HAFATRA_REFUSALS_HELD_MAX',
+    default: '10000',
+    kind: int(1),
+    doc: 'Refusals held at once by an API process; past it, the connection of a refusal past the grace is closed unanswered.',
+  },
   keyRatePerSecond: { env: 'HAFATRA_KEY_RATE_PER_SECOND', default: '100', kind: int(1), doc: 'Default per-key request rate (token bucket refill per second).' },
   keyRateBurst: { env: 'HAFATRA_KEY_RATE_BURST', default: '200', kind: int(1), doc: 'Default per-key burst (token bucket size).' },
 } as const satisfies Record<string, Setting>;
