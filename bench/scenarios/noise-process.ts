@@ -2,12 +2,12 @@
 // client are other machines' clients, not work of the well-behaved client's event loop. Run in
 // the bench process, the noise's thousands of answers a second delayed the well-behaved
 // client's own requests in its event loop, and the ratio measured the bench, not the server.
-// Driven over IPC: one `start`, then one `result` message back when the run time is over.
+// Driven over IPC: one `start`; back, `started` as the noise begins and `result` when its run time is over.
 import WebSocket from 'ws';
 import { runLoad } from '../lib/load.js';
 import { setQuiet } from '../lib/progress.js';
 import { sendBody } from '../lib/recipients.js';
-import type { NoiseResult, NoiseStart, PhoneFlood } from './noise-protocol.js';
+import type { NoiseEvent, NoiseResult, NoiseStart, PhoneFlood } from './noise-protocol.js';
 
 /** One phone writing heartbeats as fast as its socket takes them, reconnecting whenever it is closed. */
 function floodFrames(url: string, token: string): { stop(): PhoneFlood } {
@@ -63,15 +63,17 @@ async function run(s: NoiseStart): Promise<NoiseResult> {
           headers: { 'content-type': 'application/json', authorization: `Bearer ${s.key}` },
         });
   const anonymous = only && only !== 'anonymous' ? idle() : runLoad({ label: 'anonymous flood', url: `${s.url}/openapi.json`, method: 'GET', connections: s.connections, seconds: s.seconds });
+  process.send!({ type: 'started' } satisfies NoiseEvent);
   const phone = only && only !== 'phone' ? { stop: () => ({ framesSent: 0, rateLimited: 0, closedForFlooding: 0 }) } : floodFrames(s.url, s.phoneToken);
   const [senderResult, anonymousResult] = await Promise.all([sender, anonymous]);
-  return { sender: senderResult, anonymous: anonymousResult, phone: phone.stop() };
+  const cpu = process.cpuUsage();
+  return { sender: senderResult, anonymous: anonymousResult, phone: phone.stop(), cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 setQuiet(true);
 process.once('message', (s: NoiseStart) => {
   run(s).then(
-    (result) => process.send!(result, () => process.exit(0)),
+    (result) => process.send!({ type: 'result', ...result } satisfies NoiseEvent, () => process.exit(0)),
     (err: unknown) => {
       console.error(err);
       process.exit(1);

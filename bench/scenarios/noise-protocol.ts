@@ -17,9 +17,13 @@ export interface PhoneFlood {
   closedForFlooding: number;
 }
 
-/** What it answers once its run time is over. */
+/** What it answers: `started` once the noise is under way, then `result` once its run time is over. */
+export type NoiseEvent = { type: 'started' } | ({ type: 'result' } & NoiseResult);
+
 export interface NoiseResult {
   sender: LoadResult;
   anonymous: LoadResult;
   phone: PhoneFlood;
+  /** CPU seconds the noise process itself used: on a machine shared with the server, taken from it. */
+  cpuSeconds: number;
 }

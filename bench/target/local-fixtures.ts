@@ -14,9 +14,9 @@ export const MAX_DAILY_LIMIT = 100_000;
 const UNLIMITED_RATE = 1_000_000;
 const PACING_PER_MINUTE = 1_000_000;
 
-/** An organization at the maximum daily limit with a key that has every scope and no practical rate limit. */
-export async function createTenantOrg(ctx: AppContext): Promise<{ orgId: string; key: string }> {
-  const org = await insertOrganization(ctx.db, { name: `bench-${randomBytes(6).toString('hex')}`, dailyLimit: MAX_DAILY_LIMIT });
+/** An organization (at the maximum daily limit unless told) with a key that has every scope and no practical rate limit. */
+export async function createTenantOrg(ctx: AppContext, dailyLimit = MAX_DAILY_LIMIT): Promise<{ orgId: string; key: string }> {
+  const org = await insertOrganization(ctx.db, { name: `bench-${randomBytes(6).toString('hex')}`, dailyLimit });
   const { secret } = await createApiKey(ctx, {
     orgId: org.id,
     name: 'bench',
@@ -45,10 +45,10 @@ export async function insertPhones(ctx: AppContext, orgId: string, count: number
   return phones.map(({ deviceId, token }) => ({ deviceId, token }));
 }
 
-export async function createTenants(ctx: AppContext, count: number): Promise<Tenant[]> {
+export async function createTenants(ctx: AppContext, count: number, dailyLimit?: number): Promise<Tenant[]> {
   const tenants: Tenant[] = [];
   for (let i = 0; i < count; i += 1) {
-    const t = await createTenantOrg(ctx);
+    const t = await createTenantOrg(ctx, dailyLimit);
     await insertPhones(ctx, t.orgId, 1);
     tenants.push({ key: t.key });
   }

@@ -88,7 +88,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
       redisUrl: services.redisUrl,
       receiverCert,
       ...(stored ? { stored } : {}),
-      tenants: (count) => createTenants(ctx, count),
+      tenants: (count, o) => createTenants(ctx, count, o?.dailyLimit),
       phoneGroups: (orgs, perOrg) => createPhoneGroups(ctx, orgs, perOrg),
       appPhoneGroups: (orgs, perOrg) => createPhoneGroups(ctx, orgs, perOrg, 'mobile'),
       close,

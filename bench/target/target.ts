@@ -32,8 +32,11 @@ export interface Target {
   kind: 'local' | 'remote';
   /** http(s)://host:port of the API. */
   url: string;
-  /** `count` organizations with a phone each (remote: the keys given, however many). */
-  tenants(count: number): Promise<Tenant[]>;
+  /**
+   * `count` organizations with a phone each, at the spec's largest daily limit unless
+   * `dailyLimit` says otherwise (remote: the keys given, however many, with their own limits).
+   */
+  tenants(count: number, o?: { dailyLimit?: number }): Promise<Tenant[]>;
   /** `orgs` organizations with `perOrg` phones each, pacing raised (remote: --device-tokens). */
   phoneGroups(orgs: number, perOrg: number): Promise<PhoneGroup[]>;
   /** The same, as phones of SMS Gateway for Android (the mobile API); local only. */

@@ -77,6 +77,7 @@ describe('npm run bench --quick (every scenario against a local server, small sc
       'scheduler.indexBytesPerWaitingMessage',
       'noisy-neighbour.sendRatio',
       'noisy-neighbour.readRatio',
+      'noisy-neighbour.heavy.sendRatio',
     ]) {
       expect(byKey.get(key), key).toBeDefined();
     }
