@@ -67,8 +67,11 @@ describe('Bulkhead', () => {
 });
 
 describe('Bulkhead with a fair share', () => {
+  const settle = () => new Promise((r) => setImmediate(r));
+
   it('lets a tenant alone run up to its limit, and shares the pool between tenants running at once', async () => {
-    const b = new Bulkhead(8, 100, undefined, 6);
+    let now = 0;
+    const b = new Bulkhead(8, 100, undefined, 6, () => now);
     const heavy = Array.from({ length: 8 }, () => b.tryEnter('heavy'));
     expect(heavy.every((r) => r !== null)).toBe(true); // alone: its whole limit
     expect(b.tryEnter('heavy')).toBeNull();
@@ -83,17 +86,39 @@ describe('Bulkhead with a fair share', () => {
       }),
     );
     for (let i = 0; i < 5; i++) heavy[i]!();
-    await Promise.resolve();
+    await settle();
     expect(started).toBe(0);
     heavy[5]!(); // 2 run: one more may start
-    await new Promise((r) => setImmediate(r));
+    await settle();
     expect(started).toBe(1);
-    light!(); // alone again: its whole limit, the line runs at once
+    // `light` ends its request, and still counts for 2 s: heavy stays at its share meanwhile.
+    light!();
     heavy[6]!();
-    await new Promise((r) => setImmediate(r));
+    await settle();
+    expect(started).toBe(2);
+    expect(b.tenants).toBe(2);
+    now = 2_500; // alone again: its whole limit, the line runs at once
+    expect(b.tenants).toBe(1);
+    heavy[7]!();
+    await settle();
     expect(started).toBe(3);
     for (const release of await Promise.all(waiting)) release();
-    heavy[7]!();
     expect(b.tryEnter('heavy')).not.toBeNull();
+  });
+
+  it('keeps a tenant that sends one request at a time counted between its requests', async () => {
+    let now = 0;
+    const b = new Bulkhead(64, 1000, undefined, 20, () => now);
+    const heavy: Array<() => void> = [];
+    const take = () => {
+      for (let r = b.tryEnter('heavy'); r; r = b.tryEnter('heavy')) heavy.push(r);
+    };
+    b.tryEnter('light')!(); // one request, answered
+    now = 100; // the gap before its next request
+    take();
+    expect(heavy).toHaveLength(10); // its share beside the light tenant, not the 64 the gap would have left it
+    now = 2_200; // the light tenant stopped: after 2 s the heavy one has its whole limit again
+    take();
+    expect(heavy).toHaveLength(64);
   });
 });
