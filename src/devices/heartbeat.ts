@@ -12,6 +12,7 @@ import type { Heartbeat } from './schemas.js';
 import { isResting, syncDeviceState } from '../dispatch-queue/device-state.js';
 import { markSocketRows, type SocketMark } from './sql/mark-socket-rows.js';
 import { updateReportedCondition } from './sql/update-reported-condition.js';
+import { swapResting } from './resting-writes.js';
 
 /**
  * Mirrors the phone's condition into its dispatch state, and wakes it when it may take jobs again.
@@ -20,12 +21,7 @@ import { updateReportedCondition } from './sql/update-reported-condition.js';
  * decides whether off-net messages wait for it (device-state.ts netPhones).
  */
 async function updateResting(ctx: AppContext, principal: DevicePrincipal, resting: boolean): Promise<boolean> {
-  const key = ctx.keys.org(principal.orgId).deviceState(principal.deviceId);
-  const [[, was]] = (await ctx.redis
-    .multi()
-    .hget(key, 'resting')
-    .hset(key, 'resting', resting ? 1 : 0)
-    .exec()) as [[unknown, string | null]];
+  const was = await swapResting(ctx, principal, resting);
   if (was === '1' && !resting) await ctx.dispatch.signalWork([{ orgId: principal.orgId, requestedDeviceId: principal.deviceId }]);
   return was !== (resting ? '1' : '0');
 }

@@ -2,7 +2,9 @@ import type { ChainableCommander } from 'ioredis';
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/carriers.js';
 import { encodeOpenTimes } from '../send-windows/windows.js';
-import { selectDeviceState, type DeviceDispatchState, type PhoneCondition } from './sql/select-device-state.js';
+import { TickBatcher } from '../batching/tick-batcher.js';
+import type { DeviceDispatchState, PhoneCondition } from './sql/select-device-state.js';
+import { selectDeviceStates } from './sql/select-device-states.js';
 import { selectOrgDeviceStates } from './sql/select-org-device-states.js';
 
 /** Below this, a phone that is not charging takes no new job: it may die with jobs in hand. */
@@ -17,10 +19,6 @@ export type { DeviceDispatchState, PhoneCondition } from './sql/select-device-st
 export function isResting(c: PhoneCondition): boolean {
   const lowBattery = c.batteryPercent !== null && c.batteryPercent < LOW_BATTERY_PERCENT && c.batteryCharging !== true;
   return lowBattery || c.networkType?.toLowerCase() === 'none';
-}
-
-export async function loadDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
-  return selectDeviceState(ctx.db, deviceId);
 }
 
 /** A phone that may claim now: the only ones an off-net message waits for. */
@@ -53,9 +51,10 @@ export type DeviceStateField = (typeof DEVICE_STATE_FIELDS)[number];
  * the claim script whether an off-net message should wait for another phone; and the
  * organization's prefix table when Redis has none (one copy for all its phones:
  * syncOrgDeviceStates writes it anew when the carriers change, so a phone's sync that read them
- * just before must not overwrite it).
+ * just before must not overwrite it). Writers of many phones of one organization write the
+ * table once (`withPrefixTable` false, then writePrefixTable).
  */
-export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | 'clock'>, tx: ChainableCommander, s: DeviceDispatchState): void {
+export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | 'clock'>, tx: ChainableCommander, s: DeviceDispatchState, withPrefixTable = true): void {
   const k = ctx.keys.org(s.orgId);
   const carriers = carriersOf(s.carriers);
   const nets = simNets(s, carriers);
@@ -74,19 +73,56 @@ export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | '
   tx.hset(k.deviceState(s.id), state);
   // Each phone's copy of the prefix table, from before the organization's key held it.
   tx.hdel(k.deviceState(s.id), 'prefixes');
-  tx.set(k.carrierPrefixes(), encodePrefixes(carriers), 'NX');
+  if (withPrefixTable) writePrefixTable(ctx, tx, s);
   if (carriers.length > 0) tx.zrem(k.netPhones(), ...carriers.map((c) => `${c.name}|${s.id}`));
   const on = [...new Set(nets.map((n) => n.net))];
   if (sending(s) && on.length > 0) tx.zadd(k.netPhones(), ...on.flatMap((net) => [0, `${net}|${s.id}`]));
 }
 
+/** The organization's prefix table, unless Redis has one (see writeDeviceState). */
+function writePrefixTable(ctx: Pick<Infrastructure, 'keys'>, tx: ChainableCommander, s: DeviceDispatchState): void {
+  tx.set(ctx.keys.org(s.orgId).carrierPrefixes(), encodePrefixes(carriersOf(s.carriers)), 'NX');
+}
+
+/**
+ * Loads a phone's state from Postgres into Redis. The syncs of one event-loop turn share one
+ * statement and one transaction per organization: 10,000 phones opening their sockets at once
+ * (each claim and each first heartbeat may sync) cost a few dozen round trips, not 20,000, and
+ * the organization's prefix table is sent once a batch instead of once a phone. A sync asked
+ * while a batch runs goes into the next one, which reads Postgres after the change it follows.
+ */
 export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Promise<DeviceDispatchState | undefined> {
-  const s = await loadDeviceState(ctx, deviceId);
-  if (!s) return undefined;
-  const tx = ctx.redis.multi();
-  writeDeviceState(ctx, tx, s);
-  await tx.exec();
-  return s;
+  return stateSyncs(ctx).load(deviceId);
+}
+
+const syncBatchers = new WeakMap<Infrastructure, TickBatcher<string, DeviceDispatchState | undefined>>();
+
+function stateSyncs(ctx: Infrastructure): TickBatcher<string, DeviceDispatchState | undefined> {
+  let batcher = syncBatchers.get(ctx);
+  if (!batcher) syncBatchers.set(ctx, (batcher = new TickBatcher((deviceIds) => syncDeviceStates(ctx, deviceIds), 500)));
+  return batcher;
+}
+
+async function syncDeviceStates(ctx: Infrastructure, deviceIds: string[]): Promise<(DeviceDispatchState | undefined)[]> {
+  const states = await selectDeviceStates(ctx.db, [...new Set(deviceIds)]);
+  const byOrg = new Map<string, DeviceDispatchState[]>();
+  for (const s of states) {
+    const list = byOrg.get(s.orgId);
+    if (list) list.push(s);
+    else byOrg.set(s.orgId, [s]);
+  }
+  // One transaction per organization: its keys share a cluster slot, and each phone's writes stay atomic.
+  await Promise.all(
+    [...byOrg.values()].map((orgStates) => {
+      const tx = ctx.redis.multi();
+      // The states were read in one statement: the organization's carriers are the same in each.
+      writePrefixTable(ctx, tx, orgStates[0]!);
+      for (const s of orgStates) writeDeviceState(ctx, tx, s, false);
+      return tx.exec();
+    }),
+  );
+  const byId = new Map(states.map((s) => [s.id, s]));
+  return deviceIds.map((id) => byId.get(id));
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Queryable } from '../../db/pool.js';
 import type { Carrier } from '../../orgs/carriers.js';
 import type { SendWindows } from '../../send-windows/windows.js';
 
@@ -41,8 +40,3 @@ export const SELECT_STATE = `SELECT d.id, d.org_id AS "orgId", d.revoked_at IS N
     COALESCE((SELECT json_agg(json_build_object('subscriptionId', s.subscription_id, 'carrierName', s.carrier_name) ORDER BY s.subscription_id)
       FROM device_sims s WHERE s.device_id = d.id AND s.removed_at IS NULL), '[]') AS sims
   FROM devices d JOIN organizations o ON o.id = d.org_id`;
-
-export async function selectDeviceState(db: Queryable, deviceId: string): Promise<DeviceDispatchState | undefined> {
-  const { rows } = await db.query<DeviceDispatchState>(`${SELECT_STATE} WHERE d.id = $1`, [deviceId]);
-  return rows[0];
-}
