@@ -91,13 +91,13 @@ describe('Bulkhead with a fair share', () => {
     heavy[5]!(); // 2 run: one more may start
     await settle();
     expect(started).toBe(1);
-    // `light` ends its request, and still counts for 2 s: heavy stays at its share meanwhile.
+    // `light` ends its request, and still counts for 250 ms: heavy stays at its share meanwhile.
     light!();
     heavy[6]!();
     await settle();
     expect(started).toBe(2);
     expect(b.tenants).toBe(2);
-    now = 2_500; // alone again: its whole limit, the line runs at once
+    now = 300; // alone again: its whole limit, the line runs at once
     expect(b.tenants).toBe(1);
     heavy[7]!();
     await settle();
@@ -117,7 +117,7 @@ describe('Bulkhead with a fair share', () => {
     now = 100; // the gap before its next request
     take();
     expect(heavy).toHaveLength(10); // its share beside the light tenant, not the 64 the gap would have left it
-    now = 2_200; // the light tenant stopped: after 2 s the heavy one has its whole limit again
+    now = 400; // the light tenant stopped: after 250 ms the heavy one has its whole limit again
     take();
     expect(heavy).toHaveLength(64);
   });
