@@ -1,4 +1,5 @@
 import { TickBatcher } from '../batching/tick-batcher.js';
+import { groupBy } from '../batching/group-by.js';
 import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 
@@ -22,12 +23,10 @@ export function swapResting(ctx: AppContext, principal: DevicePrincipal, resting
 }
 
 async function writeResting(ctx: AppContext, writes: RestingWrite[]): Promise<(string | null)[]> {
-  const byOrg = new Map<string, number[]>();
-  writes.forEach((w, i) => {
-    const group = byOrg.get(w.principal.orgId);
-    if (group) group.push(i);
-    else byOrg.set(w.principal.orgId, [i]);
-  });
+  const byOrg = groupBy(
+    writes.map((_, i) => i),
+    (i) => writes[i]!.principal.orgId,
+  );
   const was: (string | null)[] = new Array(writes.length).fill(null);
   // One organization's keys share a cluster slot; a phone written twice in one batch sees its first write, in order.
   await Promise.all(

@@ -3,6 +3,7 @@ import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/carriers.js';
 import { encodeOpenTimes } from '../send-windows/windows.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
+import { groupBy } from '../batching/group-by.js';
 import type { DeviceDispatchState, PhoneCondition } from './sql/select-device-state.js';
 import { selectDeviceStates } from './sql/select-device-states.js';
 import { selectOrgDeviceStates } from './sql/select-org-device-states.js';
@@ -105,15 +106,9 @@ function stateSyncs(ctx: Infrastructure): TickBatcher<string, DeviceDispatchStat
 
 async function syncDeviceStates(ctx: Infrastructure, deviceIds: string[]): Promise<(DeviceDispatchState | undefined)[]> {
   const states = await selectDeviceStates(ctx.db, [...new Set(deviceIds)]);
-  const byOrg = new Map<string, DeviceDispatchState[]>();
-  for (const s of states) {
-    const list = byOrg.get(s.orgId);
-    if (list) list.push(s);
-    else byOrg.set(s.orgId, [s]);
-  }
   // One transaction per organization: its keys share a cluster slot, and each phone's writes stay atomic.
   await Promise.all(
-    [...byOrg.values()].map((orgStates) => {
+    [...groupBy(states, (s) => s.orgId).values()].map((orgStates) => {
       const tx = ctx.redis.multi();
       // The states were read in one statement: the organization's carriers are the same in each.
       writePrefixTable(ctx, tx, orgStates[0]!);

@@ -43,7 +43,7 @@ export class SlowRefusals {
     }
   }
 
-  /** Refusals being held now (the `hafatra_refusals_held` gauge). */
+  /** Refusals being held now. */
   get held(): number {
     return this.heldNow;
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { SlowRefusals } from '../../src/limits/slow-refusals.js';
+import { pairTestPhone } from '../support/phones.js';
 
 /**
  * Clients that ignore Retry-After (docs/operations.md): past a grace of refusals, a client's
@@ -52,6 +53,28 @@ describe('refusals of a client that keeps asking', () => {
     expect((await paced('closed')) - closedBefore).toBe(closed);
     // Once the held ones are answered, the server serves everyone as before.
     expect((await timedRequest('198.51.100.4')).status).toBe(200);
+  });
+});
+
+describe('refusals of an organization that keeps sending past its daily limit', () => {
+  it('are held once its grace is spent, whichever key or address it uses, and another organization is answered at once', async () => {
+    const [a, b] = await Promise.all([app.createOrg({ dailyLimit: 1 }), app.createOrg({ dailyLimit: 1 })]);
+    await Promise.all([pairTestPhone(app, a.org.id), pairTestPhone(app, b.org.id)]);
+    const send = (key: string, i: number) => app.request('POST', '/v1/messages', { key, body: { to: [`+2613420${String(i).padStart(5, '0')}`], body: 'over' }, ...from(`198.51.100.${10 + i}`) });
+    expect((await send(a.key, 0)).status).toBe(202);
+    const heldBefore = await paced('held');
+    for (let i = 1; i <= 3; i++) expect((await send(a.key, i)).status).toBe(429);
+    expect(await paced('held')).toBe(heldBefore); // the grace: answered at once
+    const started = performance.now();
+    const held = await send(a.key, 4);
+    expect(held.status).toBe(429);
+    // Held the whole delay, or until its Retry-After (the next UTC day) if that comes first.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(Math.min(2000, Number(held.headers.get('retry-after')) * 1000 - 1000) - 50);
+    expect((await paced('held')) - heldBefore).toBe(1);
+    // Another organization past its own limit is within its own grace.
+    expect((await send(b.key, 5)).status).toBe(202);
+    expect((await send(b.key, 6)).status).toBe(429);
+    expect((await paced('held')) - heldBefore).toBe(1);
   });
 });
 
