@@ -18,7 +18,9 @@ import { MessageSchema, toMessage } from '../messages/message.js';
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
   // Clients poll messages by id: concurrent reads share one query, and while two are running the
   // next ones gather (at 15,000 GET/s, one query per turn spent a fifth of the API in writev).
-  const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.db, ids), 256, 2);
+  // On the hot pool: its generic plan is forced, where the main pool's Postgres kept planning the
+  // join over every monthly partition afresh (350 against 95 µs of Postgres for three ids).
+  const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.hotDb, ids), 256, 2);
   return [
     apiRoute({
       method: 'post',
