@@ -1,4 +1,4 @@
-import type { MessageStatus } from './message.js';
+import { toMessage, type MessageStatus } from './message.js';
 import type { MessageDetailRow, MessageEventJson } from './sql/select-message-details.js';
 
 export type { MessageEventJson };
@@ -16,5 +16,6 @@ export function timelineOf(createdAt: string, status: MessageStatus, stored: Mes
 
 /** The body of GET /v1/messages/{id}: the Message's JSON with its timeline added. */
 export function messageDetailJson(row: MessageDetailRow): string {
-  return `${row.messageJson.slice(0, row.messageJson.lastIndexOf('}'))}, "events" : ${JSON.stringify(timelineOf(row.createdAt, row.status, row.storedEvents))}}`;
+  const message = toMessage(row);
+  return JSON.stringify({ ...message, events: timelineOf(message.createdAt, row.status, row.storedEvents) });
 }
