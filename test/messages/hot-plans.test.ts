@@ -49,7 +49,7 @@ describe('reads clients poll', () => {
 
   it('list a page on the hot pool with one kept plan', async () => {
     for (let i = 0; i < 8; i++) expect((await app.request('GET', '/v1/messages?limit=100', { key })).body.messages).toHaveLength(3);
-    const hot = await plans(app.ctx.hotDb, 'message-page-all-first');
+    const hot = await plans(app.ctx.hotDb, 'message-page-all');
     expect(hot.custom).toBe(0);
     expect(hot.generic).toBeGreaterThanOrEqual(8);
   });

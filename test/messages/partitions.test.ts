@@ -146,6 +146,14 @@ describe('messages partitioned by month (migration 031)', () => {
     expect(delivered.body.messages.map((m: { id: string }) => m.id)).toEqual([recent, old]);
   });
 
+  it('lists first a message made by a server whose clock runs hours ahead', async () => {
+    const o = await setup();
+    const ahead = await insertAt(o.orgId, new Date(Date.now() + 3 * 60 * 60_000));
+    const res = await app.request('POST', '/v1/messages', { key: o.key, body: { to: '+261341234569', body: 'now' } });
+    const page = await app.request('GET', '/v1/messages', { key: o.key });
+    expect(page.body.messages.map((m: { id: string }) => m.id)).toEqual([ahead, res.body.messages[0].id]);
+  });
+
   it('makes one automatic resend of a failure of last month, however many make it at once', async () => {
     const o = await setup({ autoResend: { attempts: 1 } });
     await createPartitions(app.ctx.db, monthStart(-1), 1);
