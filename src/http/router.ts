@@ -158,6 +158,10 @@ export interface RouterDeps {
 }
 
 const HAS_BODY: ReadonlySet<Method> = new Set(['post', 'patch', 'put']);
+/** What a GET or DELETE reads: one settled promise shared by all of them (no body, nothing to wait for). */
+const NO_BODY: Promise<BodyResult> = Promise.resolve({ ok: true, body: Buffer.alloc(0) });
+/** The access log's method names, made once rather than per request. */
+const UPPER: Record<Method, string> = { get: 'GET', post: 'POST', patch: 'PATCH', put: 'PUT', delete: 'DELETE' };
 
 function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
@@ -229,7 +233,7 @@ export function registerRoute(app: TemplatedApp, route: AnyRoute, deps: RouterDe
         forwardedFor: deps.anonymousLimit && deps.trustProxy ? req.getHeader('x-forwarded-for') : undefined,
         startedAt,
       };
-      const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : Promise.resolve<BodyResult>({ ok: true, body: Buffer.alloc(0) });
+      const body = takesBody ? readBody(res, state, deps.bodyLimitBytes) : NO_BODY;
       deps.inflight.count++;
       handle(res, state, route, copied, body, bodyValidator, queryValidator, deps).finally(() => deps.inflight.count--);
     }),
@@ -263,7 +267,8 @@ async function handle(
 ): Promise<void> {
   const { requestId } = copied;
   let reply: Reply;
-  const paramsValid = Object.values(copied.params).every((v) => PATH_ID.test(v));
+  let paramsValid = true;
+  for (const name in copied.params) paramsValid &&= PATH_ID.test(copied.params[name]!);
   let prefetched: Promise<unknown> | undefined;
   let release: (() => void) | undefined;
   let principal: Awaited<ReturnType<typeof authenticate>> | undefined;
@@ -283,7 +288,7 @@ async function handle(
     principal = await authenticate(route, copied.headers, deps.authenticators);
     if (principal && deps.bulkheads) release = await enterBulkhead(deps, principal);
     if (!paramsValid) throw errors.notFound('resource');
-    const headers: RequestHeaders = { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) };
+    const headers: RequestHeaders = route.idempotencyKey ? { ...copied.headers, idempotencyKey: validIdempotencyKey(copied.idempotencyKey) } : copied.headers;
     if ('tooLarge' in bodyResult) throw errors.tooLarge(deps.bodyLimitBytes);
     let body: unknown;
     if (bodyValidator) {
@@ -323,7 +328,7 @@ async function handle(
     const pace = deps.slowRefusals.pace(principal?.orgId ?? `address ${addressOf(res, copied)}`, retryAfterMs(reply));
     if (pace.kind !== 'now') deps.onPaced?.(pace.kind === 'hold' ? 'held' : 'closed');
     if (pace.kind === 'close') {
-      deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status: 429, startedAt: copied.startedAt, aborted: true });
+      deps.accessLog?.({ requestId, method: UPPER[route.method], route: route.path, status: 429, startedAt: copied.startedAt, aborted: true });
       state.done = true;
       res.close();
       return;
@@ -332,7 +337,7 @@ async function handle(
   }
   // handle() must not reject: its caller only counts it, and a rejection would leave the client unanswered.
   const status = replySafely(res, state, requestId, reply, deps.log);
-  deps.accessLog?.({ requestId, method: route.method.toUpperCase(), route: route.path, status, startedAt: copied.startedAt, aborted: state.aborted });
+  deps.accessLog?.({ requestId, method: UPPER[route.method], route: route.path, status, startedAt: copied.startedAt, aborted: state.aborted });
 }
 
 /** A slot in the bulkhead of the request's tenant: its phone for a device, else its organization. */

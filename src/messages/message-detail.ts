@@ -1,4 +1,4 @@
-import { toMessage, type MessageStatus } from './message.js';
+import { toMessage, type Message, type MessageStatus } from './message.js';
 import type { MessageDetailRow, MessageEventJson } from './sql/select-message-details.js';
 
 export type { MessageEventJson };
@@ -16,6 +16,7 @@ export function timelineOf(createdAt: string, status: MessageStatus, stored: Mes
 
 /** The body of GET /v1/messages/{id}: the Message's JSON with its timeline added. */
 export function messageDetailJson(row: MessageDetailRow): string {
-  const message = toMessage(row);
-  return JSON.stringify({ ...message, events: timelineOf(message.createdAt, row.status, row.storedEvents) });
+  const message: Message & { events?: MessageEventJson[] } = toMessage(row);
+  message.events = timelineOf(message.createdAt, row.status, row.storedEvents);
+  return JSON.stringify(message);
 }
