@@ -92,6 +92,11 @@ const COLUMNS = `id, org_id AS "orgId", to_number AS "to", body, status, segment
 
 export const MESSAGE_COLUMNS = COLUMNS;
 
+/** A Message's fields as MESSAGE_COLUMNS names them, in the schema's order: rows selected as the API shows them. */
+export const MESSAGE_FIELDS = Object.keys(MessageSchema.properties)
+  .map((k) => `"${k}"`)
+  .join(', ');
+
 /** The same columns qualified by a table alias, for joins and UPDATE … RETURNING. */
 export const messageColumns = (alias: string) => COLUMNS.replaceAll(/(^|,\s*)(\w+)/g, `$1${alias}.$2`);
 

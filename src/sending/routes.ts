@@ -47,7 +47,12 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
         const { orgId } = req.principal;
         const { status, deviceId } = req.query;
         if (req.query.to === undefined && deviceId === undefined) {
-          return listPage(req.query, 'messages', (p) => selectMessagePage(ctx.hotDb, { orgId, status, ...p }), toMessage);
+          return listPage(
+            req.query,
+            'messages',
+            (p) => selectMessagePage(ctx.hotDb, { orgId, status, ...p }),
+            (m) => m,
+          );
         }
         let to: string | undefined;
         if (req.query.to !== undefined) {

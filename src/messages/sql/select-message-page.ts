@@ -1,5 +1,5 @@
 import type { HotDb } from '../../db/pool.js';
-import { MESSAGE_COLUMNS, MESSAGE_STATUSES, type MessageRowIso, type MessageStatus } from '../message.js';
+import { MESSAGE_COLUMNS, MESSAGE_FIELDS, MESSAGE_STATUSES, type Message, type MessageStatus } from '../message.js';
 import { ISO_TIMESTAMPS } from '../../db/timestamptz.js';
 import { idFloor } from '../../ids/ids.js';
 
@@ -12,18 +12,19 @@ import { idFloor } from '../../ids/ids.js';
  * is a prepared statement on the hot pool, which keeps its generic plan (see
  * createHotDb and messagePageStatement).
  */
-export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?: MessageStatus; before: string | null; limit: number }): Promise<MessageRowIso[]> {
+export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?: MessageStatus; before: string | null; limit: number }): Promise<Message[]> {
   const name = `message-page-${q.status ?? 'all'}`;
   let text = PAGE_STATEMENTS.get(name);
-  if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, true)));
+  if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, true, MESSAGE_COLUMNS, MESSAGE_FIELDS)));
   const { rows } = await hot.query({
     name,
     text,
     values: [q.orgId, q.limit + 1, q.before ?? idFloor('message', Date.now() + FIRST_PAGE_AHEAD_MS)],
-    // A page's rows only become JSON: their instants are read as the ISO text it carries.
+    // A page's rows only become JSON: each is selected as a Message, its fields in the schema's
+    // order and its instants read as the ISO text the JSON carries, and written as it comes.
     types: ISO_TIMESTAMPS,
   });
-  return rows as MessageRowIso[];
+  return rows as Message[];
 }
 
 /**
@@ -48,10 +49,13 @@ const PAGE_STATEMENTS = new Map<string, string>();
  * Written this way, only the (org_id, status, id DESC) index gives the order asked, whatever
  * the statistics, and each range starts at its organization and status. `columns` must name
  * `id` and `org_id AS "orgId"` (the merge orders by them); a reader of many rows names no more.
+ * `shown` is what each row returns of them (all by default): the API's list names a Message's
+ * fields, so its rows go into the JSON as they come, without a copy each (a sixth of the API's
+ * time per page).
  */
-export function messagePageStatement(status: MessageStatus | undefined, after: boolean, columns = MESSAGE_COLUMNS): string {
+export function messagePageStatement(status: MessageStatus | undefined, after: boolean, columns = MESSAGE_COLUMNS, shown = '*'): string {
   const range = (s: MessageStatus) => `(SELECT ${columns} FROM messages
        WHERE org_id = ANY(ARRAY[$1]::text[]) AND status = '${s}'${after ? ' AND id < $3' : ''} ORDER BY org_id, id DESC LIMIT $2)`;
-  if (status) return range(status);
-  return `SELECT * FROM (${MESSAGE_STATUSES.map(range).join('\n UNION ALL ')}) page ORDER BY "orgId", id DESC LIMIT $2`;
+  if (status) return shown === '*' ? range(status) : `SELECT ${shown} FROM ${range(status)} page ORDER BY "orgId", id DESC`;
+  return `SELECT ${shown} FROM (${MESSAGE_STATUSES.map(range).join('\n UNION ALL ')}) page ORDER BY "orgId", id DESC LIMIT $2`;
 }
