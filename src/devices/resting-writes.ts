@@ -1,5 +1,6 @@
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { groupBy } from '../batching/group-by.js';
+import { perContext } from '../batching/per-context.js';
 import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 
@@ -8,7 +9,7 @@ interface RestingWrite {
   resting: boolean;
 }
 
-const batchers = new WeakMap<AppContext, TickBatcher<RestingWrite, string | null>>();
+const restingWrites = perContext((ctx: AppContext) => new TickBatcher((writes: RestingWrite[]) => writeResting(ctx, writes), 500));
 
 /**
  * Sets the phone's `resting` field in its dispatch state and answers what it was before, read in
@@ -17,9 +18,7 @@ const batchers = new WeakMap<AppContext, TickBatcher<RestingWrite, string | null
  * 10,000 of them (each a pipeline of its own) where a few dozen do.
  */
 export function swapResting(ctx: AppContext, principal: DevicePrincipal, resting: boolean): Promise<string | null> {
-  let batcher = batchers.get(ctx);
-  if (!batcher) batchers.set(ctx, (batcher = new TickBatcher((writes) => writeResting(ctx, writes), 500)));
-  return batcher.load({ principal, resting });
+  return restingWrites(ctx).load({ principal, resting });
 }
 
 async function writeResting(ctx: AppContext, writes: RestingWrite[]): Promise<(string | null)[]> {

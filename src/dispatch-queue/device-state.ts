@@ -4,6 +4,7 @@ import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/ca
 import { encodeOpenTimes } from '../send-windows/windows.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { groupBy } from '../batching/group-by.js';
+import { perContext } from '../batching/per-context.js';
 import type { DeviceDispatchState, PhoneCondition } from './sql/select-device-state.js';
 import { selectDeviceStates } from './sql/select-device-states.js';
 import { selectOrgDeviceStates } from './sql/select-org-device-states.js';
@@ -96,13 +97,7 @@ export async function syncDeviceState(ctx: Infrastructure, deviceId: string): Pr
   return stateSyncs(ctx).load(deviceId);
 }
 
-const syncBatchers = new WeakMap<Infrastructure, TickBatcher<string, DeviceDispatchState | undefined>>();
-
-function stateSyncs(ctx: Infrastructure): TickBatcher<string, DeviceDispatchState | undefined> {
-  let batcher = syncBatchers.get(ctx);
-  if (!batcher) syncBatchers.set(ctx, (batcher = new TickBatcher((deviceIds) => syncDeviceStates(ctx, deviceIds), 500)));
-  return batcher;
-}
+const stateSyncs = perContext((ctx: Infrastructure) => new TickBatcher((deviceIds: string[]) => syncDeviceStates(ctx, deviceIds), 500));
 
 async function syncDeviceStates(ctx: Infrastructure, deviceIds: string[]): Promise<(DeviceDispatchState | undefined)[]> {
   const states = await selectDeviceStates(ctx.db, [...new Set(deviceIds)]);

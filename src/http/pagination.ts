@@ -38,15 +38,15 @@ export function page<T extends { id: string }>(rows: T[], limit: number): { item
 
 /**
  * A list endpoint's answer: one page through `select` (given the decoded cursor and limit + 1)
- * as `{[field]: items, nextCursor}`.
+ * as `{[field]: items, nextCursor}`, each item through `view` (none: the rows are the items).
  */
 export async function listPage<T extends { id: string }>(
   query: { limit?: number; before?: string },
   field: string,
   select: (page: { before: string | null; limit: number }) => Promise<T[]>,
-  view: (row: T) => unknown,
+  view?: (row: T) => unknown,
 ): Promise<{ status: 200; body: Record<string, unknown> }> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const { items, nextCursor } = page(await select({ before: decodeCursor(query.before), limit }), limit);
-  return { status: 200, body: { [field]: items.map(view), nextCursor } };
+  return { status: 200, body: { [field]: view ? items.map(view) : items, nextCursor } };
 }

@@ -4,6 +4,7 @@ import { errors } from '../errors/errors.js';
 import { deviceTokenHash } from '../devices/device-token.js';
 import { versionOfLabel, type AppVersion } from './app-version.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
+import { perContext } from '../batching/per-context.js';
 import { selectAppDevices } from './sql/select-app-devices.js';
 
 /** A phone of the mobile API, as every call after registration sees it. */
@@ -26,7 +27,7 @@ export const appUnauthorized = () => errors.unauthorized('missing, unknown or re
 const SEEN_RESOLUTION_SECONDS = 10;
 
 /** One process's lookups, batched: a fleet pulling and reporting at once costs a statement a turn. */
-const lookups = new WeakMap<AppContext, TickBatcher<Buffer, AppDevice | undefined>>();
+const lookups = perContext((ctx: AppContext) => new TickBatcher((hashes: Buffer[]) => lookUp(ctx, hashes), 256));
 
 /**
  * `Authorization: Bearer <device token>` → the mobile phone it belongs to, or 401. Read from
@@ -38,9 +39,7 @@ const lookups = new WeakMap<AppContext, TickBatcher<Buffer, AppDevice | undefine
 export async function authenticateAppDevice(ctx: AppContext, headers: AppHeaders): Promise<AppDevice> {
   const hash = deviceTokenHash(headers.authorization);
   if (!hash) throw appUnauthorized();
-  let batcher = lookups.get(ctx);
-  if (!batcher) lookups.set(ctx, (batcher = new TickBatcher((hashes) => lookUp(ctx, hashes), 256)));
-  const found = await batcher.load(hash);
+  const found = await lookups(ctx).load(hash);
   if (!found) throw appUnauthorized();
   return found;
 }

@@ -47,12 +47,7 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
         const { orgId } = req.principal;
         const { status, deviceId } = req.query;
         if (req.query.to === undefined && deviceId === undefined) {
-          return listPage(
-            req.query,
-            'messages',
-            (p) => selectMessagePage(ctx.hotDb, { orgId, status, ...p }),
-            (m) => m,
-          );
+          return listPage(req.query, 'messages', (p) => selectMessagePage(ctx.hotDb, { orgId, status, ...p }));
         }
         let to: string | undefined;
         if (req.query.to !== undefined) {
