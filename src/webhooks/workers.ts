@@ -2,7 +2,7 @@ import { DelayedError, Worker } from 'bullmq';
 import type { AppContext } from '../context/app-context.js';
 import { every } from '../periodic/every.js';
 import { inHotTransaction } from '../db/pool.js';
-import { closeWebhookAgents } from './delivery/agent-pool.js';
+import { closeWebhookConnections } from './delivery/connection-pools.js';
 import { bullConnection, DELIVERY_QUEUE, enqueueDeliveries, openDeliveryQueue, type DeliveryJobData } from './queue.js';
 import { relayAll } from './relay.js';
 import { deliveryRecovery } from './recovery.js';
@@ -85,7 +85,7 @@ export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOp
       await worker.close();
       await queue.close();
       await Promise.allSettled([workerConnection.quit(), queueConnection.quit()]);
-      closeWebhookAgents();
+      closeWebhookConnections();
     },
   };
 }

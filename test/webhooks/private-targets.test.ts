@@ -7,7 +7,7 @@ import { expectError } from '../api/expect-error.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../../src/webhooks/workers.js';
 import { runWebhookListener, type WebhookListener } from '../../src/cli/webhook-listen.js';
 import { ensureListenEndpoint, ListenEndpointError } from '../../src/cli/webhook-listen-endpoint.js';
-import { closeWebhookAgents } from '../../src/webhooks/delivery/agent-pool.js';
+import { closeWebhookConnections } from '../../src/webhooks/delivery/connection-pools.js';
 import { deliveries, waitFor } from './support.js';
 import { pickFreePort } from '../../src/launcher/free-port.js';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await listener.close();
-  closeWebhookAgents();
+  closeWebhookConnections();
   await workers.close();
   await app.close();
 });

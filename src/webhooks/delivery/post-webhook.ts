@@ -1,12 +1,8 @@
 // One delivery attempt: POST the signed body to the checked address over
 // HTTPS (plain HTTP for an organization's private target). Never throws; every way of failing becomes { ok: false, error }.
-import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { isIP } from 'node:net';
-import type { IncomingMessage } from 'node:http';
-import { agentFor } from './agent-pool.js';
-import { withoutBrackets } from '../../net/ip-text.js';
+import type { Dispatcher } from 'undici';
+import { poolFor } from './connection-pools.js';
 import { RESPONSE_EXCERPT_BYTES, responseExcerpt } from './response-excerpt.js';
 
 export const DEFAULT_RESPONSE_BODY_CAP = 4 * 1024;
@@ -49,62 +45,52 @@ function outcomeOf(statusCode: number): Pick<WebhookPostResult, 'ok' | 'error'> 
 }
 
 /**
- * Read at most `cap` bytes, keeping the first KiB for the excerpt. Draining a short body lets the
- * socket go back to the keep-alive pool; a longer one is cut off instead.
+ * Reads at most `cap` bytes, keeping the first KiB for the excerpt. Reading a short body to its
+ * end lets the connection serve the next delivery; a longer one is cut off instead, and a body
+ * that stalls is cut at the deadline: the status already decided the outcome.
  */
-function drainCapped(response: IncomingMessage, cap: number, kept: Buffer[], done: () => void): void {
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<Buffer[]> {
+  const kept: Buffer[] = [];
   let received = 0;
-  response.on('data', (chunk: Buffer) => {
-    if (received < RESPONSE_EXCERPT_BYTES) kept.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - received));
-    received += chunk.length;
-    if (received > cap) {
-      response.destroy();
-      done();
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (received < RESPONSE_EXCERPT_BYTES) kept.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - received));
+      received += chunk.length;
+      if (received > cap) {
+        body.destroy();
+        break;
+      }
     }
-  });
-  response.on('end', done);
-  response.on('error', done);
-  response.on('close', done);
+  } catch {
+    // Cut at the deadline, or the connection closed mid-body: what came is the excerpt.
+  }
+  return kept;
 }
 
-export function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult> {
+export async function postWebhook(req: WebhookPostRequest): Promise<WebhookPostResult> {
   const started = performance.now();
-  const hostname = withoutBrackets(req.url.hostname);
   const plain = req.url.protocol === 'http:';
   const port = req.url.port ? Number(req.url.port) : plain ? 80 : 443;
-  return new Promise((resolve) => {
-    let settled = false;
-    let result: Omit<WebhookPostResult, 'durationMs' | 'responseExcerpt'> | null = null;
-    const kept: Buffer[] = [];
-    const finish = (fallback: Omit<WebhookPostResult, 'durationMs' | 'responseExcerpt'>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...(result ?? fallback), durationMs: Math.round(performance.now() - started), responseExcerpt: result ? responseExcerpt(kept) : null });
-    };
-    const request = (plain ? http : https).request({
+  const pool = poolFor({ host: req.url.host, port, address: req.address, family: req.family, plain, ca: req.ca });
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
+  const ended = (result: Omit<WebhookPostResult, 'durationMs'>): WebhookPostResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  try {
+    // Host carries the URL's name: undici takes SNI and the certificate's name from it, while the
+    // connection goes to the pool's checked address. Redirects are never followed by request().
+    const response = await pool.request({
       method: 'POST',
-      host: hostname,
-      port,
       path: `${req.url.pathname}${req.url.search}`,
-      // SNI must be a name, never an IP literal; certificate checks use `host` either way.
-      servername: isIP(hostname) ? '' : hostname,
-      agent: agentFor({ hostname, port, address: req.address, family: req.family, plain }),
-      ca: req.ca,
-      headers: { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) },
+      headers: { ...req.headers, host: req.url.host },
+      body: req.body,
+      signal: deadline.signal,
     });
-    // The status decides the outcome as soon as the response head arrives; a
-    // body that stalls afterwards is cut at the deadline without changing it.
-    const timer = setTimeout(() => {
-      request.destroy();
-      finish({ ok: false, statusCode: null, error: 'timeout' });
-    }, req.timeoutMs);
-    request.on('response', (response) => {
-      const statusCode = response.statusCode ?? 0;
-      result = { statusCode, ...outcomeOf(statusCode) };
-      drainCapped(response, req.responseBodyCap ?? DEFAULT_RESPONSE_BODY_CAP, kept, () => finish(result!));
-    });
-    request.on('error', (error) => finish({ ok: false, statusCode: null, error: describeError(error) }));
-    request.end(req.body);
-  });
+    const kept = await readCapped(response.body, req.responseBodyCap ?? DEFAULT_RESPONSE_BODY_CAP);
+    return ended({ statusCode: response.statusCode, ...outcomeOf(response.statusCode), responseExcerpt: responseExcerpt(kept) });
+  } catch (error) {
+    if (deadline.signal.aborted) return ended({ ok: false, statusCode: null, error: 'timeout', responseExcerpt: null });
+    return ended({ ok: false, statusCode: null, error: describeError(error as NodeJS.ErrnoException), responseExcerpt: null });
+  } finally {
+    clearTimeout(timer);
+  }
 }

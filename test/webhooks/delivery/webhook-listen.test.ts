@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runWebhookListener, type WebhookListener } from '../../../src/cli/webhook-listen.js';
-import { closeWebhookAgents } from '../../../src/webhooks/delivery/agent-pool.js';
+import { closeWebhookConnections } from '../../../src/webhooks/delivery/connection-pools.js';
 import { webhookRequestHeaders } from '../../../src/webhooks/delivery/headers.js';
 import { postWebhook } from '../../../src/webhooks/delivery/post-webhook.js';
 import { newWebhookSecret, signWebhookPayload } from '../../../src/webhooks/delivery/signature.js';
@@ -36,7 +36,7 @@ function deliver(to: WebhookListener, signingSecret: string, event = { id: 'evt_
 }
 
 afterEach(async () => {
-  closeWebhookAgents();
+  closeWebhookConnections();
   await listener?.close();
   listener = undefined;
 });
