@@ -5,15 +5,14 @@ import { enqueueDeliveries, type DeliveryQueue, type DeliveryToQueue } from './q
 import { takeUndispatchedEvents } from './sql/take-undispatched-events.js';
 import { selectSubscribedEndpoints } from './sql/select-subscribed-endpoints.js';
 import { insertPendingDeliveries } from './sql/insert-pending-deliveries.js';
-import { markEventsDispatched } from './sql/mark-events-dispatched.js';
 import { anyUndispatchedEvent } from './sql/any-undispatched-event.js';
 
 export const RELAY_BATCH = 500;
 
 /**
- * One pass of the outbox relay: takes undispatched events, writes one pending delivery per
+ * One pass of the outbox relay: takes events out of the outbox, writes one pending delivery per
  * enabled endpoint of the organization subscribed to the type and created no later than the
- * event, marks the events dispatched, commits, then queues the deliveries in bulk. Enqueuing
+ * event, commits, then queues the deliveries in bulk. Enqueuing
  * after the commit means a worker never looks for a row that is not visible yet; a crash between
  * commit and enqueue leaves pending rows that the recovery pass queues (src/webhooks/recovery.ts).
  * Returns how many events it took.
@@ -32,7 +31,6 @@ export async function relayEvents(ctx: AppContext, queue: DeliveryQueue): Promis
         firstAttemptAt,
       );
     }
-    await markEventsDispatched(tx, eventIds);
     return { eventIds, deliveries: pairs.map((p, i) => ({ id: ids[i]!, endpointId: p.endpointId, notBefore: firstAttemptAt })) };
   });
   await enqueueDeliveries(queue, deliveries);

@@ -29,7 +29,7 @@ it('records attempts of an endpoint while a relay pass is inserting more of its 
     await relayTx.query('BEGIN');
     await relayTx.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at)
-       SELECT 'whd_lock_test', $1, id, type, 'pending', now() FROM events WHERE org_id = $2 AND dispatched_at IS NULL`,
+       SELECT 'whd_lock_test', $1, id, type, 'pending', now() FROM events JOIN event_outbox ON event_id = id WHERE org_id = $2`,
       [endpointId, org.id],
     );
     const now = new Date();

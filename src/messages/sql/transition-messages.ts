@@ -88,6 +88,9 @@ export function transitionStatement(shape: 'lean' | 'whole'): string {
        FROM u
        WHERE EXISTS (SELECT 1 FROM webhook_endpoints w
                      WHERE w.org_id = u.org_id AND w.enabled AND 'message.' || u.status = ANY(w.event_types))
+       RETURNING id
+     ), outboxed AS (
+       INSERT INTO event_outbox (event_id) SELECT id FROM published
      )
      SELECT ${RETURNING[shape]} FROM u`;
 }
