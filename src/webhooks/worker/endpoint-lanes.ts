@@ -126,7 +126,9 @@ export function endpointLanes<W, R>(slots: EndpointSlots, limit: number, attempt
     let refreshedAt = Date.now();
     try {
       for (let task = s.waiting.shift(); task; task = s.waiting.shift()) {
-        s.roomWaiters[0]?.();
+        // A job waiting for room is admitted only below two rounds: woken sooner, it would only
+        // check and wait again (a timer and a promise per delivery started).
+        if (s.waiting.length + s.reserved < 2 * limit) s.roomWaiters[0]?.();
         if (Date.now() - refreshedAt > slots.holdMs / 2) {
           await slots.refresh(s.id, name).catch(() => undefined);
           refreshedAt = Date.now();
