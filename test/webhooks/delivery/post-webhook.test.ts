@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeWebhookConnections, openWebhookPoolCount } from '../../../src/webhooks/delivery/connection-pools.js';
 import { createDevCertificate } from '../../../src/webhooks/delivery/dev-certificate.js';
@@ -146,6 +148,24 @@ describe('postWebhook', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => postWebhook(deliveryTo())));
     expect(results.every((r) => r.ok)).toBe(true);
     expect(new Set(receiver.requests.map((r) => r.remotePort)).size).toBe(10);
+  });
+
+  it('reaches an IPv6 address over plain HTTP, the URL kept as the Host', async () => {
+    const seen: Array<{ host?: string; path?: string; from?: string }> = [];
+    const server = http.createServer((req, res) => {
+      seen.push({ host: req.headers.host, path: req.url, from: req.socket.remoteAddress });
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await postWebhook(deliveryTo('', { url: new URL(`http://[::1]:${port}/v6?x=1`), address: '::1', family: 6 }));
+      expect(result).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: 'ok' });
+      expect(seen).toEqual([{ host: `[::1]:${port}`, path: '/v6?x=1', from: '::1' }]);
+    } finally {
+      closeWebhookConnections();
+      server.close();
+    }
   });
 
   it('handles many deliveries in parallel', async () => {
