@@ -2,6 +2,9 @@
   Hands queued messages to one phone. One call decides, so no message can be handed to two
   phones. The policy, in the order it decides (each part named is a file in lua/includes/):
 
+   0. Nothing queued for the phone (its queue and the organization's both empty) → 1, nothing
+      claimed, whatever its state: a phone opening its socket with no work waiting costs no
+      load of its state (its first heartbeat loads it).
    1. The phone's state (deviceState; the organization's prefix table, KEYS[7]): missing, or
       incomplete (only what a heartbeat wrote after Redis lost the rest, or written before send
       windows) → -1, and so is a missing prefix table; revoked → -2; outbound disabled or
@@ -66,6 +69,9 @@ local rcall = redis.call
 --- @include "includes/carrierRouting"
 --- @include "includes/simChoice"
 --- @include "includes/takeFromQueue"
+
+-- 0. Nothing queued.
+if rcall('ZCARD', KEYS[1]) == 0 and rcall('ZCARD', KEYS[2]) == 0 then return {1, 0} end
 
 -- 1. The phone's state.
 local state = readDeviceState(KEYS[4])

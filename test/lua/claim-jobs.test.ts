@@ -181,12 +181,23 @@ describe('lua/claimJobs', () => {
 
   it('answers deviceStateMissing for a state hash holding only what a heartbeat wrote after a flush', async () => {
     await redis.hset(key('statej'), 'resting', '0');
+    await redis.zadd(key('qj'), 0, 'm1');
     expect(await claim('j', 5)).toEqual({ kind: 'deviceStateMissing' });
   });
 
   it('answers deviceStateMissing for a state written before carrier routing (no prefix table), so it is loaded anew', async () => {
     await redis.hset(key('stateold'), { revoked: '0', outbound: '1', draining: '0', simCap: '0', defaultSim: '1', pace: '10' });
+    await redis.zadd(key('qold'), 0, 'm1');
     expect(await claim('old', 5)).toEqual({ kind: 'deviceStateMissing' });
+  });
+
+  it('claims nothing, without asking for the state, when nothing is queued for the phone', async () => {
+    // A phone opening its socket before any heartbeat: no state in Redis, and no work.
+    expect(await claim('idle', 5)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 0 });
+    expect(await redis.exists(key('stateidle'))).toBe(0);
+    // Work queued: now the missing state matters.
+    await redis.zadd(key('qidle'), 0, 'm1');
+    expect(await claim('idle', 5)).toEqual({ kind: 'deviceStateMissing' });
   });
 
   it("answers deviceStateMissing while Redis holds no prefix table for the organization (lost, or each phone's own copy from before), then claims", async () => {
