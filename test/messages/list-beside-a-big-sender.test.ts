@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
-import { messagePageStatement } from '../../src/messages/sql/select-message-page.js';
+import { messagePageQuery } from '../../src/messages/sql/select-message-page.js';
 import type { MessageStatus } from '../../src/messages/message.js';
 
 /**
@@ -40,8 +40,10 @@ afterAll(() => app.close());
 async function buffersRead(status: MessageStatus | undefined, orgId: string, before: string | null): Promise<{ rows: number; buffers: number }> {
   const client = await app.ctx.hotDb.connect();
   try {
-    await client.query(`PREPARE page(text, int${before === null ? '' : ', text'}) AS ${messagePageStatement(status, before !== null)}`);
-    const args = [`'${orgId}'`, '51', ...(before === null ? [] : [`'${before}'`])].join(', ');
+    // The statement the API prepares for this page, a first page bounded a day ahead as the API bounds it.
+    const { text, values } = messagePageQuery({ orgId, status, before, limit: 50 });
+    await client.query(`PREPARE page(text, int, text) AS ${text}`);
+    const args = values.map((v) => (typeof v === 'number' ? String(v) : `'${v}'`)).join(', ');
     const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE page(${args})`);
     const plan = rows[0]['QUERY PLAN'][0].Plan;
     return { rows: plan['Actual Rows'], buffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'] };

@@ -12,19 +12,24 @@ import { idFloor } from '../../ids/ids.js';
  * is a prepared statement on the hot pool, which keeps its generic plan (see
  * createHotDb and messagePageStatement).
  */
-export async function selectMessagePage(hot: HotDb, q: { orgId: string; status?: MessageStatus; before: string | null; limit: number }): Promise<Message[]> {
-  const name = `message-page-${q.status ?? 'all'}`;
-  let text = PAGE_STATEMENTS.get(name);
-  if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, true, MESSAGE_COLUMNS, MESSAGE_FIELDS)));
+export async function selectMessagePage(hot: HotDb, q: PageQuery): Promise<Message[]> {
   const { rows } = await hot.query({
-    name,
-    text,
-    values: [q.orgId, q.limit + 1, q.before ?? idFloor('message', Date.now() + FIRST_PAGE_AHEAD_MS)],
+    ...messagePageQuery(q),
     // A page's rows only become JSON: each is selected as a Message, its fields in the schema's
     // order and its instants read as the ISO text the JSON carries, and written as it comes.
     types: ISO_TIMESTAMPS,
   });
   return rows as Message[];
+}
+
+type PageQuery = { orgId: string; status?: MessageStatus; before: string | null; limit: number };
+
+/** The prepared statement and values of one page, as selectMessagePage runs them (plan tests prepare the same). */
+export function messagePageQuery(q: PageQuery): { name: string; text: string; values: [string, number, string] } {
+  const name = `message-page-${q.status ?? 'all'}`;
+  let text = PAGE_STATEMENTS.get(name);
+  if (text === undefined) PAGE_STATEMENTS.set(name, (text = messagePageStatement(q.status, true, MESSAGE_COLUMNS, MESSAGE_FIELDS)));
+  return { name, text, values: [q.orgId, q.limit + 1, q.before ?? idFloor('message', Date.now() + FIRST_PAGE_AHEAD_MS)] };
 }
 
 /**
