@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { parseTimestamptz } from './timestamptz.js';
+import { giveUpOnStalledConnections } from './stalled-connections.js';
 
 export type Db = pg.Pool;
 export type DbClient = pg.PoolClient;
@@ -25,6 +26,8 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
   /** Postgres cancels a statement running longer (0: no limit). Default 30 s. */
   statementTimeoutMs?: number;
+  /** How long after statementTimeoutMs a statement the server never answers may be given up (up to two sweeps of 1 s later). Default 3 s. */
+  giveUpMarginMs?: number;
   /** Told about a connection lost while it was checked out (a restart, a killed backend). */
   onConnectionError?: (err: Error) => void;
 }
@@ -48,8 +51,12 @@ export function createHotDb(url: string, max: number, opts: PoolOptions = {}): H
   return pool(url, max, `${UTC} -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c plan_cache_mode=force_generic_plan`, opts) as HotDb;
 }
 
-/** A statement cut short by the client (the server never answered) is reported this much after Postgres would have cancelled it. */
-const CLIENT_TIMEOUT_MARGIN_MS = 5_000;
+/**
+ * A statement the server never answers is given up 3–5 s after Postgres would have cancelled it
+ * (giveUpOnStalledConnections sweeps each second): by 35 s in all, the bound a seeded daily
+ * count's recount waits for (SEND_TIMING.recountAfterSeedMs).
+ */
+const GIVE_UP_MARGIN_MS = 3_000;
 
 function pool(url: string, max: number, options: string, opts: PoolOptions): pg.Pool {
   const statementTimeoutMs = opts.statementTimeoutMs ?? 30_000;
@@ -65,9 +72,9 @@ function pool(url: string, max: number, options: string, opts: PoolOptions): pg.
     options,
     // 0 sends no limit (pg skips falsy values).
     statement_timeout: statementTimeoutMs,
-    // The last resort when the server cannot even cancel (it is unreachable): the client gives up.
-    query_timeout: statementTimeoutMs > 0 ? statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS : 0,
   });
+  // The last resort when the server cannot even cancel (it is unreachable): the client gives up.
+  if (statementTimeoutMs > 0) giveUpOnStalledConnections(created, statementTimeoutMs + (opts.giveUpMarginMs ?? GIVE_UP_MARGIN_MS));
   // pg-pool listens for 'error' only on idle clients: a checked-out client whose connection dies
   // (FATAL 57P01 on a Postgres restart, a killed backend) emitted an unhandled 'error' that ended
   // the process. Every client gets a listener for its whole life; its caller still sees the
@@ -85,8 +92,6 @@ function isBroken(client: DbClient): boolean {
   return state._queryable === false || state._ending === true;
 }
 
-const isClientTimeout = (err: unknown) => err instanceof Error && err.message === 'Query read timeout';
-
 /** Runs fn in one transaction; rolls back on any error. */
 export async function inTransaction<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
   const client = await db.connect();
@@ -97,13 +102,10 @@ export async function inTransaction<T>(db: Db, fn: (client: DbClient) => Promise
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    // A statement the client gave up on may still be running: the connection is out of step.
-    if (isClientTimeout(err)) failure = err as Error;
     // A failed ROLLBACK means the connection is gone: release it as broken.
-    else
-      await client.query('ROLLBACK').catch((rollbackErr: Error) => {
-        failure = rollbackErr;
-      });
+    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+      failure = rollbackErr;
+    });
     throw err;
   } finally {
     client.release(failure ?? (isBroken(client) ? new Error('connection lost') : undefined));

@@ -17,7 +17,6 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
-  'Query read timeout',
   'Client has encountered a connection error',
   "Stream isn't writeable",
   'Connection is closed',

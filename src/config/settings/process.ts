@@ -41,7 +41,7 @@ export const processSettings = {
     env: 'HAFATRA_PG_STATEMENT_TIMEOUT_MS',
     default: '30000',
     kind: int(0),
-    doc: 'Postgres cancels a statement running longer (0: no limit; migrations have none). A server that stops answering altogether is given up 5 s later.',
+    doc: 'Postgres cancels a statement running longer (0: no limit; migrations have none). A server that stops answering altogether is given up 3–5 s later, its connection closed.',
   },
   compatPort: {
     env: 'HAFATRA_COMPAT_PORT',
