@@ -10,9 +10,10 @@ type WatchedClient = pg.PoolClient & { _activeQuery?: object | null };
  * A live server answers by then or cancels the statement itself (statement_timeout).
  *
  * One sweep a second per pool, in place of pg's `query_timeout`, which starts a timer with every
- * statement: under load each timer kept its statement's rows from dying young, and the API spent
- * three times as long in young-generation collections (the list of 100 at 64 connections:
- * scavenges of 6.3 against 2.0 ms, 2.5 against 0.5 MB surviving each; bench/README.md).
+ * statement. With those timers the statements' rows outlived young-generation collections (what
+ * survived was mostly the pages' rows), and the API spent three times as long collecting: the
+ * list of 100 at 64 connections, scavenges of 6.3 against 2.0 ms, 2.5 against 0.5 MB surviving
+ * each (bench/README.md).
  * A statement is given up between `limitMs` and `limitMs + 2 * sweepMs` after it was sent.
  */
 export function giveUpOnStalledConnections(pool: pg.Pool, limitMs: number, sweepMs = 1_000): void {

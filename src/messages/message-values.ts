@@ -6,7 +6,7 @@ export type MessageValues = Message[keyof Message][];
 /**
  * The Message a row of values holds. pg builds each object row by copying an empty one and
  * storing each column under its name, a lookup by name per field that showed in the API's CPU
- * per list page; an array row and this literal cost ~8% less of it (bench/README.md). The
+ * per list page; an array row and this literal cost 5–8% less of it (bench/README.md). The
  * positions follow MESSAGE_FIELDS, the schema's order (test/messages/message-values.test.ts).
  */
 export const messageFromValues = (r: MessageValues): Message =>

@@ -38,8 +38,9 @@ export function messagePageQuery(q: PageQuery): { name: string; text: string; va
  * A first page is read as the page before an id a day ahead of this process's clock: bounded, the
  * generic plan drops the months ahead (made empty in advance, migration 031) when it starts
  * instead of opening each of their indexes, one per status: Postgres's time per page of 101
- * rows on one connection fell from 307–333 to 247–267 µs. Ids carry their creation time (src/ids/ids.ts), so only a message
- * made by a server whose clock runs over a day ahead would wait that long to show first.
+ * rows on one connection fell from 307–333 to 247–267 µs. Ids carry their creation time
+ * (src/ids/ids.ts), so only a message made by a server whose clock runs over a day ahead would
+ * wait that long to show first.
  */
 const FIRST_PAGE_AHEAD_MS = 24 * 60 * 60 * 1000;
 
