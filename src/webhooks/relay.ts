@@ -12,9 +12,9 @@ export const RELAY_BATCH = 500;
 /**
  * One pass of the outbox relay: takes events out of the outbox, writes one pending delivery per
  * enabled endpoint of the organization subscribed to the type and created no later than the
- * event, commits, then queues the deliveries in bulk. Enqueuing
- * after the commit means a worker never looks for a row that is not visible yet; a crash between
- * commit and enqueue leaves pending rows that the recovery pass queues (src/webhooks/recovery.ts).
+ * event, commits, then queues the deliveries in bulk. Enqueuing after the commit means a worker
+ * never looks for a row that is not visible yet; a crash between commit and enqueue leaves
+ * pending rows that the recovery pass queues (src/webhooks/recovery.ts).
  * Returns how many events it took.
  */
 export async function relayEvents(ctx: AppContext, queue: DeliveryQueue): Promise<number> {
