@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Infrastructure } from '../src/infrastructure/infrastructure.js';
-import { writeDeviceState, type DeviceDispatchState } from '../src/dispatch-queue/device-state.js';
+import { writeOrgDeviceStates, type DeviceDispatchState } from '../src/dispatch-queue/device-state.js';
 import { claimScriptInput } from '../src/dispatch-queue/claim.js';
 import { enqueue } from '../src/dispatch-queue/enqueue.js';
 import { dispatchScore, type DispatchEntry } from '../src/dispatch-queue/entries.js';
@@ -121,18 +121,34 @@ async function mainThreadCpu(redis: Redis): Promise<number> {
 
 /** What a checkout offers the bench: its state writer, its claim's input, its typed claim function and its scripts. */
 interface Version {
-  writeDeviceState: typeof writeDeviceState;
+  /** Writes the states of phones of one organization. */
+  writeStates(ctx: Infrastructure, states: DeviceDispatchState[]): Promise<void>;
   claimScriptInput: typeof claimScriptInput;
   claimJobs: typeof claimJobs;
   defineScripts: typeof defineScripts;
 }
 
-const THIS: Version = { writeDeviceState, claimScriptInput, claimJobs, defineScripts };
+const writeStates = (ctx: Infrastructure, states: DeviceDispatchState[]) => writeOrgDeviceStates(ctx, states[0]!.orgId, states[0]!.carriers, states);
+const THIS: Version = { writeStates, claimScriptInput, claimJobs, defineScripts };
+
+type WriteDeviceState = (ctx: Infrastructure, tx: ReturnType<Redis['multi']>, s: DeviceDispatchState) => void;
+
+/** Checkouts from before lua/writeDeviceStates-3.lua queued each phone's writes on a transaction. */
+function writeStatesOf(state: { writeOrgDeviceStates?: typeof writeOrgDeviceStates; writeDeviceState?: WriteDeviceState }): Version['writeStates'] {
+  const { writeOrgDeviceStates: writeOrg, writeDeviceState: writeOne } = state;
+  if (writeOrg) return (ctx, states) => writeOrg(ctx, states[0]!.orgId, states[0]!.carriers, states);
+  if (!writeOne) throw new Error('this checkout writes no device state the bench knows');
+  return async (ctx, states) => {
+    const tx = ctx.redis.multi();
+    for (const s of states) writeOne(ctx, tx, s);
+    await tx.exec();
+  };
+}
 
 async function versionAt(dir: string): Promise<Version> {
   const at = (path: string) => import(join(resolve(dir), 'src', path));
   const [state, claim, script, lua] = await Promise.all([at('dispatch-queue/device-state.ts'), at('dispatch-queue/claim.ts'), at('redis/scripts/claim-jobs.ts'), at('redis/scripts/lua-scripts.ts')]);
-  return { writeDeviceState: state.writeDeviceState, claimScriptInput: claim.claimScriptInput, claimJobs: script.claimJobs, defineScripts: lua.defineScripts };
+  return { writeStates: writeStatesOf(state), claimScriptInput: claim.claimScriptInput, claimJobs: script.claimJobs, defineScripts: lua.defineScripts };
 }
 
 /** One organization's phones and queues, claimed by one version; a clock of its own. */
@@ -152,9 +168,10 @@ class Org {
   }
 
   async fill(): Promise<void> {
-    const tx = this.ctx.redis.multi();
-    for (let i = 0; i < PHONES; i++) this.version.writeDeviceState(this.ctx, tx, phoneState(this.id, i));
-    await tx.exec();
+    await this.version.writeStates(
+      this.ctx,
+      Array.from({ length: PHONES }, (_, i) => phoneState(this.id, i)),
+    );
     for (let n = 0; n < JOBS; n += 1000)
       await enqueue(
         this.ctx,

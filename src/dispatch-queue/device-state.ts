@@ -1,6 +1,6 @@
-import type { ChainableCommander } from 'ioredis';
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { carriersOf, encodePrefixes, simCarrier, type Carrier } from '../orgs/carriers.js';
+import { writeDeviceStates, type DeviceStateHash } from '../redis/scripts/write-device-states.js';
 import { encodeOpenTimes } from '../send-windows/windows.js';
 import { TickBatcher } from '../batching/tick-batcher.js';
 import { groupBy } from '../batching/group-by.js';
@@ -41,26 +41,22 @@ function simNets(s: DeviceDispatchState, carriers: readonly Carrier[]): { sim: n
 /**
  * The fields of a phone's dispatch state hash (keys.deviceState), as the claim script reads them
  * by name: lua/includes/deviceState.lua lists the same fields in the same order, and says what
- * each holds (test/lua/device-state.test.ts holds the two alike). writeDeviceState writes all but
- * `coolUntil`, which status reports write after Android's limit; heartbeats write `resting` too.
+ * each holds (test/lua/device-state.test.ts holds the two alike). lua/writeDeviceStates-3.lua
+ * writes all but `coolUntil`, which status reports write after Android's limit; heartbeats write
+ * `resting` too.
  */
 export const DEVICE_STATE_FIELDS = ['revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil', 'nets', 'open'] as const;
 export type DeviceStateField = (typeof DEVICE_STATE_FIELDS)[number];
 
 /**
- * Queues the writes of one phone's state: its hash; its entries in the organization's netPhones
- * set (`<carrier>|<deviceId>` for each network it has a SIM on, while it is sending), which tells
- * the claim script whether an off-net message should wait for another phone; and the
- * organization's prefix table when Redis has none (one copy for all its phones:
- * syncOrgDeviceStates writes it anew when the carriers change, so a phone's sync that read them
- * just before must not overwrite it). Writers of many phones of one organization write the
- * table once (`withPrefixTable` false, then writePrefixTable).
+ * A phone's state hash as Postgres has it, and the networks it is sending on: its entries in the
+ * organization's netPhones set (`<carrier>|<deviceId>`), which tell the claim script whether an
+ * off-net message should wait for another phone.
  */
-export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | 'clock'>, tx: ChainableCommander, s: DeviceDispatchState, withPrefixTable = true): void {
-  const k = ctx.keys.org(s.orgId);
-  const carriers = carriersOf(s.carriers);
-  const nets = simNets(s, carriers);
-  const state: Record<Exclude<DeviceStateField, 'coolUntil'>, number | string> = {
+export function deviceStateHash(ctx: Pick<Infrastructure, 'config' | 'clock'>, s: DeviceDispatchState): DeviceStateHash {
+  const nets = simNets(s, carriersOf(s.carriers));
+  return {
+    deviceId: s.id,
     revoked: s.revoked ? 1 : 0,
     outbound: s.outboundEnabled ? 1 : 0,
     draining: s.draining ? 1 : 0,
@@ -71,24 +67,36 @@ export function writeDeviceState(ctx: Pick<Infrastructure, 'keys' | 'config' | '
     nets: nets.map((n) => `${n.sim}=${n.net}`).join(','),
     // When both the organization's windows and the phone's are open, worked out ahead (src/send-windows).
     open: encodeOpenTimes([s.orgSendWindows, s.sendWindows], ctx.clock.now()),
+    sendingOn: sending(s) ? [...new Set(nets.map((n) => n.net))] : [],
   };
-  tx.hset(k.deviceState(s.id), state);
-  // Each phone's copy of the prefix table, from before the organization's key held it.
-  tx.hdel(k.deviceState(s.id), 'prefixes');
-  if (withPrefixTable) writePrefixTable(ctx, tx, s);
-  if (carriers.length > 0) tx.zrem(k.netPhones(), ...carriers.map((c) => `${c.name}|${s.id}`));
-  const on = [...new Set(nets.map((n) => n.net))];
-  if (sending(s) && on.length > 0) tx.zadd(k.netPhones(), ...on.flatMap((net) => [0, `${net}|${s.id}`]));
 }
 
-/** The organization's prefix table, unless Redis has one (see writeDeviceState). */
-function writePrefixTable(ctx: Pick<Infrastructure, 'keys'>, tx: ChainableCommander, s: DeviceDispatchState): void {
-  tx.set(ctx.keys.org(s.orgId).carrierPrefixes(), encodePrefixes(carriersOf(s.carriers)), 'NX');
+/**
+ * Writes the states of phones of one organization, read in one statement (so with the same
+ * carriers), in one script call: each phone's writes stay atomic, and its keys share a cluster
+ * slot. `rebuild` writes netPhones and the prefix table anew; otherwise the table is written only
+ * when Redis has none (syncOrgDeviceStates writes it anew when the carriers change, so a phone's
+ * sync that read them just before must not overwrite it).
+ */
+export async function writeOrgDeviceStates(
+  ctx: Pick<Infrastructure, 'keys' | 'config' | 'clock' | 'redis'>,
+  orgId: string,
+  carriers: Carrier[] | null,
+  states: readonly DeviceDispatchState[],
+  rebuild = false,
+): Promise<void> {
+  const k = ctx.keys.org(orgId);
+  const table = carriersOf(carriers);
+  await writeDeviceStates(
+    ctx.redis,
+    { netPhones: k.netPhones(), carrierPrefixes: k.carrierPrefixes(), deviceStatePrefix: k.deviceStatePrefix() },
+    { prefixTable: encodePrefixes(table), rebuild, carriers: table.map((c) => c.name), phones: states.map((s) => deviceStateHash(ctx, s)) },
+  );
 }
 
 /**
  * Loads a phone's state from Postgres into Redis. The syncs of one event-loop turn share one
- * statement and one transaction per organization: 10,000 phones opening their sockets at once
+ * statement and one script call per organization: 10,000 phones opening their sockets at once
  * (each claim and each first heartbeat may sync) cost a few dozen round trips, not 20,000, and
  * the organization's prefix table is sent once a batch instead of once a phone. A sync asked
  * while a batch runs goes into the next one, which reads Postgres after the change it follows.
@@ -101,16 +109,7 @@ const stateSyncs = perContext((ctx: Infrastructure) => new TickBatcher((deviceId
 
 async function syncDeviceStates(ctx: Infrastructure, deviceIds: string[]): Promise<(DeviceDispatchState | undefined)[]> {
   const states = await selectDeviceStates(ctx.db, [...new Set(deviceIds)]);
-  // One transaction per organization: its keys share a cluster slot, and each phone's writes stay atomic.
-  await Promise.all(
-    [...groupBy(states, (s) => s.orgId).values()].map((orgStates) => {
-      const tx = ctx.redis.multi();
-      // The states were read in one statement: the organization's carriers are the same in each.
-      writePrefixTable(ctx, tx, orgStates[0]!);
-      for (const s of orgStates) writeDeviceState(ctx, tx, s, false);
-      return tx.exec();
-    }),
-  );
+  await Promise.all([...groupBy(states, (s) => s.orgId)].map(([orgId, orgStates]) => writeOrgDeviceStates(ctx, orgId, orgStates[0]!.carriers, orgStates)));
   const byId = new Map(states.map((s) => [s.id, s]));
   return deviceIds.map((id) => byId.get(id));
 }
@@ -118,12 +117,11 @@ async function syncDeviceStates(ctx: Infrastructure, deviceIds: string[]): Promi
 /**
  * After the organization's carriers changed: every phone's state anew, and the netPhones set and
  * the prefix table rebuilt whole (a carrier no longer listed leaves no entry behind), in one
- * transaction.
+ * script call.
  */
 export async function syncOrgDeviceStates(ctx: Infrastructure, orgId: string): Promise<void> {
   const rows = await selectOrgDeviceStates(ctx.db, orgId);
-  const tx = ctx.redis.multi();
-  tx.del(ctx.keys.org(orgId).netPhones(), ctx.keys.org(orgId).carrierPrefixes());
-  for (const s of rows) writeDeviceState(ctx, tx, s);
-  await tx.exec();
+  // Without a phone, the table is left for the first phone's sync to write.
+  if (rows.length === 0) await ctx.redis.del(ctx.keys.org(orgId).netPhones(), ctx.keys.org(orgId).carrierPrefixes());
+  else await writeOrgDeviceStates(ctx, orgId, rows[0]!.carriers, rows, true);
 }

@@ -20,6 +20,8 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
       claiming: () => `${base}:claiming`,
       /** A phone's dispatch state (hash: DEVICE_STATE_FIELDS of src/dispatch-queue/device-state.ts), read by the claim script. */
       deviceState: (deviceId: string) => `${base}:dev:${deviceId}`,
+      /** What every phone's deviceState key starts with, for scripts that write many phones' states. */
+      deviceStatePrefix: () => `${base}:dev:`,
       /** The organization's carrier prefix table as the claim script reads it (string: `+26132=orange,…`), one copy for all its phones. */
       carrierPrefixes: () => `${base}:prefixes`,
       /** Sending phones by network (sorted set of `<carrier>|<deviceId>`): an off-net message waits while another is on its network. */

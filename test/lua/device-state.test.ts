@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEVICE_STATE_FIELDS, writeDeviceState, type DeviceDispatchState } from '../../src/dispatch-queue/device-state.js';
+import { DEVICE_STATE_FIELDS, writeOrgDeviceStates, type DeviceDispatchState } from '../../src/dispatch-queue/device-state.js';
 import { DEFAULT_CARRIERS, encodePrefixes } from '../../src/orgs/carriers.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { resolveIncludes } from '../../src/redis/scripts/lua-scripts.js';
@@ -10,7 +10,7 @@ const { redis } = testRedis();
 afterAll(() => redis.quit());
 
 const NOW = 1_800_000_000_000;
-const ctx = { keys: redisKeys(`lua${randomBytes(5).toString('hex')}`), config: { pacingPerMinute: 30 }, clock: { now: () => NOW } } as Parameters<typeof writeDeviceState>[0];
+const ctx = { redis, keys: redisKeys(`lua${randomBytes(5).toString('hex')}`), config: { pacingPerMinute: 30 }, clock: { now: () => NOW } } as Parameters<typeof writeOrgDeviceStates>[0];
 const keys = ctx.keys.org('test');
 
 /** What the claim script's include reads: its field list, and the state hash KEYS[1] by name. */
@@ -44,10 +44,8 @@ const phone: DeviceDispatchState = {
   sendWindows: null,
 };
 
-async function write(s: DeviceDispatchState): Promise<void> {
-  const tx = redis.multi();
-  writeDeviceState(ctx, tx, s);
-  await tx.exec();
+async function write(...states: DeviceDispatchState[]): Promise<void> {
+  await writeOrgDeviceStates(ctx, 'test', states[0]!.carriers, states);
 }
 
 describe("a phone's dispatch state, named alike in TypeScript and in the claim script", () => {
@@ -55,7 +53,7 @@ describe("a phone's dispatch state, named alike in TypeScript and in the claim s
     expect((await readInLua(keys.deviceState('none'))).fields).toEqual([...DEVICE_STATE_FIELDS]);
   });
 
-  it('reads by name what writeDeviceState wrote; a field it did not write (coolUntil) reads false, as Redis hands Lua a nil', async () => {
+  it('reads by name what writeOrgDeviceStates wrote; a field it did not write (coolUntil) reads false, as Redis hands Lua a nil', async () => {
     await write(phone);
     expect((await readInLua(keys.deviceState('dev_a'))).state).toEqual({
       revoked: '0',
@@ -80,5 +78,24 @@ describe("a phone's dispatch state, named alike in TypeScript and in the claim s
     await redis.set(keys.carrierPrefixes(), '+22176=free');
     await write({ ...phone, id: 'dev_c' });
     expect(await redis.get(keys.carrierPrefixes())).toBe('+22176=free');
+  });
+
+  it('lists a sending phone on the networks of its SIMs, and takes it off them when it stops sending', async () => {
+    await write({ ...phone, id: 'dev_d', batteryPercent: 80 }, { ...phone, id: 'dev_e', batteryPercent: 80, sims: [{ subscriptionId: 1, carrierName: 'Yas' }] });
+    expect(await redis.zrange(keys.netPhones(), '0', '-1')).toEqual(expect.arrayContaining(['orange|dev_d', 'airtel|dev_d', 'telma|dev_e']));
+    await write({ ...phone, id: 'dev_d', batteryPercent: 80, sims: [{ subscriptionId: 1, carrierName: 'Airtel' }] }, { ...phone, id: 'dev_e', batteryPercent: 80, draining: true });
+    const listed = await redis.zrange(keys.netPhones(), '0', '-1');
+    expect(listed).toContain('airtel|dev_d');
+    expect(listed).not.toContain('orange|dev_d');
+    expect(listed.filter((m) => m.endsWith('|dev_e'))).toEqual([]);
+  });
+
+  it("rebuilt after the organization's carriers changed: the new table replaces the old, and entries on a carrier no longer listed go", async () => {
+    await write({ ...phone, id: 'dev_f', batteryPercent: 80 });
+    const carriers = [{ name: 'mobile', prefixes: ['+26139'], simNames: ['orange'] }];
+    await writeOrgDeviceStates(ctx, 'test', carriers, [{ ...phone, id: 'dev_f', batteryPercent: 80, carriers }], true);
+    expect(await redis.get(keys.carrierPrefixes())).toBe('+26139=mobile');
+    expect(await redis.zrange(keys.netPhones(), '0', '-1')).toEqual(['mobile|dev_f']);
+    expect((await readInLua(keys.deviceState('dev_f'))).state.nets).toBe('2=mobile');
   });
 });

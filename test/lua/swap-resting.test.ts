@@ -1,0 +1,48 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { swapResting } from '../../src/redis/scripts/swap-resting.js';
+import { testRedis } from './redis.js';
+
+const { redis, key } = testRedis();
+afterAll(() => redis.quit());
+
+const prefix = key('dev:');
+
+describe('swapResting', () => {
+  it("sets each phone's resting field and answers what it was: null for a phone Redis has no state of", async () => {
+    await redis.hset(`${prefix}dev_a`, 'resting', '1', 'pace', '30');
+    expect(
+      await swapResting(
+        redis,
+        { deviceStatePrefix: prefix },
+        {
+          writes: [
+            { deviceId: 'dev_a', resting: false },
+            { deviceId: 'dev_b', resting: true },
+          ],
+        },
+      ),
+    ).toEqual(['1', null]);
+    expect(await redis.hgetall(`${prefix}dev_a`)).toEqual({ resting: '0', pace: '30' });
+    expect(await redis.hget(`${prefix}dev_b`, 'resting')).toBe('1');
+  });
+
+  it('applies a phone listed twice in order: the second sees the first', async () => {
+    expect(
+      await swapResting(
+        redis,
+        { deviceStatePrefix: prefix },
+        {
+          writes: [
+            { deviceId: 'dev_c', resting: true },
+            { deviceId: 'dev_c', resting: false },
+          ],
+        },
+      ),
+    ).toEqual([null, '1']);
+    expect(await redis.hget(`${prefix}dev_c`, 'resting')).toBe('0');
+  });
+
+  it('answers nothing for no phones', async () => {
+    expect(await swapResting(redis, { deviceStatePrefix: prefix }, { writes: [] })).toEqual([]);
+  });
+});
