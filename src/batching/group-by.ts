@@ -9,3 +9,28 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
   }
   return groups;
 }
+
+/**
+ * One call per group of items (`run` answers each of its items, in order), all at once; the
+ * answers come back in the items' order. For batches whose items must go out by organization:
+ * one organization's Redis keys share a cluster slot.
+ */
+export async function answerByGroup<T, R>(items: readonly T[], key: (item: T) => string, run: (key: string, group: T[]) => Promise<R[]>): Promise<R[]> {
+  const answers: R[] = new Array(items.length);
+  const indexes = groupBy(
+    items.map((_, i) => i),
+    (i) => key(items[i]!),
+  );
+  await Promise.all(
+    [...indexes].map(async ([k, group]) => {
+      const replies = await run(
+        k,
+        group.map((i) => items[i]!),
+      );
+      group.forEach((i, j) => {
+        answers[i] = replies[j]!;
+      });
+    }),
+  );
+  return answers;
+}

@@ -1,5 +1,5 @@
 import { TickBatcher } from '../batching/tick-batcher.js';
-import { groupBy } from '../batching/group-by.js';
+import { answerByGroup } from '../batching/group-by.js';
 import { perContext } from '../batching/per-context.js';
 import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
@@ -22,24 +22,12 @@ export function swapResting(ctx: AppContext, principal: DevicePrincipal, resting
   return restingWrites(ctx).load({ principal, resting });
 }
 
-async function writeResting(ctx: AppContext, writes: RestingWrite[]): Promise<(string | null)[]> {
-  const byOrg = groupBy(
-    writes.map((_, i) => i),
-    (i) => writes[i]!.principal.orgId,
-  );
-  const was: (string | null)[] = new Array(writes.length).fill(null);
+function writeResting(ctx: AppContext, writes: RestingWrite[]): Promise<(string | null)[]> {
   // One call per organization: its keys share a cluster slot; a phone written twice in one batch sees its first write, in order.
-  await Promise.all(
-    [...byOrg].map(async ([orgId, indexes]) => {
-      const before = await swapRestingScript(
-        ctx.redis,
-        { deviceStatePrefix: ctx.keys.org(orgId).deviceStatePrefix() },
-        { writes: indexes.map((i) => ({ deviceId: writes[i]!.principal.deviceId, resting: writes[i]!.resting })) },
-      );
-      indexes.forEach((i, j) => {
-        was[i] = before[j] ?? null;
-      });
-    }),
+  return answerByGroup(
+    writes,
+    (w) => w.principal.orgId,
+    (orgId, group) =>
+      swapRestingScript(ctx.redis, { deviceStatePrefix: ctx.keys.org(orgId).deviceStatePrefix() }, { writes: group.map((w) => ({ deviceId: w.principal.deviceId, resting: w.resting })) }),
   );
-  return was;
 }
