@@ -12,6 +12,8 @@ import type { Heartbeat } from './schemas.js';
 import { isResting, syncDeviceState } from '../dispatch-queue/device-state.js';
 import { markSocketRows, type SocketMark } from './sql/mark-socket-rows.js';
 import { updateReportedCondition } from './sql/update-reported-condition.js';
+import type { ReportedColumn } from './sql/update-reported-conditions.js';
+import { writeReportedCondition } from './reported-condition-writes.js';
 import { swapResting } from './resting-writes.js';
 
 /**
@@ -41,16 +43,22 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
   const now = Date.now();
   // sentAt only tells whether the phone's clock is right: every time stored is the server's.
   const { warning } = trustedTime(hb.sentAt, new Date(now));
-  const set = assignments(reportedColumns(hb), 2);
+  const reported = reportedColumns(hb);
   const reportsDefaultApp = hb.defaultSmsApp !== undefined;
-  // Without SIMs the heartbeat is one statement, atomic by itself: no transaction's BEGIN and
-  // COMMIT round trips for the every-30-seconds heartbeat of each phone.
+  // Without SIMs the heartbeat is one statement, atomic by itself (shared with the other
+  // heartbeats of the turn): no transaction's BEGIN and COMMIT round trips for the
+  // every-30-seconds heartbeat of each phone.
   const sims = hb.sims;
   const row =
     sims === undefined
-      ? await updateReportedCondition(ctx.db, principal.deviceId, set, reportsDefaultApp).then((condition) => condition && { ...condition, simsChanged: false })
+      ? await writeReportedCondition(ctx, {
+          deviceId: principal.deviceId,
+          columns: reported.map(([column]) => column),
+          values: reported.map(([, value]) => value),
+          defaultSmsAppReported: reportsDefaultApp,
+        }).then((condition) => condition && { ...condition, simsChanged: false })
       : await inTransaction(ctx.db, async (tx) => {
-          const condition = await updateReportedCondition(tx, principal.deviceId, set, reportsDefaultApp);
+          const condition = await updateReportedCondition(tx, principal.deviceId, assignments(reported, 2), reportsDefaultApp);
           return condition && { ...condition, simsChanged: await syncSims(tx, principal.deviceId, sims) };
         });
   if (!row) throw deviceUnauthorized();
@@ -64,8 +72,8 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
   };
 }
 
-function reportedColumns(hb: Heartbeat): [string, unknown][] {
-  const changes: [string, unknown][] = [];
+function reportedColumns(hb: Heartbeat): [ReportedColumn, unknown][] {
+  const changes: [ReportedColumn, unknown][] = [];
   if (hb.battery !== undefined) changes.push(['battery_percent', hb.battery.percent], ['battery_charging', hb.battery.charging]);
   if (hb.networkType !== undefined) changes.push(['network_type', hb.networkType]);
   if (hb.uptimeSeconds !== undefined) changes.push(['uptime_seconds', hb.uptimeSeconds]);
