@@ -4,16 +4,14 @@ import type { AppContext } from '../context/app-context.js';
 import type { DevicePrincipal } from '../auth/principal.js';
 import { inTransaction } from '../db/pool.js';
 import { deviceUnauthorized } from './authenticate-device.js';
-import { assignments } from './device-store.js';
 import { inboundCapability, type InboundCapability } from './inbound-capability.js';
 import { syncSims } from './sims.js';
 import { trustedTime, type ClockSkewWarning } from '../time/phone-clock.js';
 import type { Heartbeat } from './schemas.js';
 import { isResting, syncDeviceState } from '../dispatch-queue/device-state.js';
 import { markSocketRows, type SocketMark } from './sql/mark-socket-rows.js';
-import { updateReportedCondition } from './sql/update-reported-condition.js';
-import type { ReportedColumn } from './sql/update-reported-conditions.js';
-import { writeReportedCondition } from './reported-condition-writes.js';
+import { updateReportedConditions, type ReportedColumn } from './sql/update-reported-conditions.js';
+import { writeReportedCondition, type ConditionWrite } from './reported-condition-writes.js';
 import { swapResting } from './resting-writes.js';
 
 /**
@@ -43,22 +41,16 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
   const now = Date.now();
   // sentAt only tells whether the phone's clock is right: every time stored is the server's.
   const { warning } = trustedTime(hb.sentAt, new Date(now));
-  const reported = reportedColumns(hb);
-  const reportsDefaultApp = hb.defaultSmsApp !== undefined;
+  const write = conditionWrite(principal.deviceId, hb);
   // Without SIMs the heartbeat is one statement, atomic by itself (shared with the other
   // heartbeats of the turn): no transaction's BEGIN and COMMIT round trips for the
   // every-30-seconds heartbeat of each phone.
   const sims = hb.sims;
   const row =
     sims === undefined
-      ? await writeReportedCondition(ctx, {
-          deviceId: principal.deviceId,
-          columns: reported.map(([column]) => column),
-          values: reported.map(([, value]) => value),
-          defaultSmsAppReported: reportsDefaultApp,
-        }).then((condition) => condition && { ...condition, simsChanged: false })
+      ? await writeReportedCondition(ctx, write).then((condition) => condition && { ...condition, simsChanged: false })
       : await inTransaction(ctx.db, async (tx) => {
-          const condition = await updateReportedCondition(tx, principal.deviceId, assignments(reported, 2), reportsDefaultApp);
+          const condition = (await updateReportedConditions(tx, write.columns, write.defaultSmsAppReported, [write])).get(principal.deviceId);
           return condition && { ...condition, simsChanged: await syncSims(tx, principal.deviceId, sims) };
         });
   if (!row) throw deviceUnauthorized();
@@ -72,7 +64,8 @@ export async function recordHeartbeat(ctx: AppContext, principal: DevicePrincipa
   };
 }
 
-function reportedColumns(hb: Heartbeat): [ReportedColumn, unknown][] {
+/** The Device columns a heartbeat reported, with their values in the same order. */
+function conditionWrite(deviceId: string, hb: Heartbeat): ConditionWrite {
   const changes: [ReportedColumn, unknown][] = [];
   if (hb.battery !== undefined) changes.push(['battery_percent', hb.battery.percent], ['battery_charging', hb.battery.charging]);
   if (hb.networkType !== undefined) changes.push(['network_type', hb.networkType]);
@@ -80,7 +73,7 @@ function reportedColumns(hb: Heartbeat): [ReportedColumn, unknown][] {
   if (hb.freeStorageBytes !== undefined) changes.push(['free_storage_bytes', hb.freeStorageBytes]);
   if (hb.appVersion !== undefined) changes.push(['app_version', hb.appVersion]);
   if (hb.defaultSmsApp !== undefined) changes.push(['default_sms_app', hb.defaultSmsApp]);
-  return changes;
+  return { deviceId, columns: changes.map(([column]) => column), values: changes.map(([, value]) => value), defaultSmsAppReported: hb.defaultSmsApp !== undefined };
 }
 
 /**

@@ -3,8 +3,7 @@ import { groupBy } from '../batching/group-by.js';
 import { perContext } from '../batching/per-context.js';
 import { roundsByKey } from '../batching/rounds.js';
 import type { AppContext } from '../context/app-context.js';
-import type { ReportedCondition } from './sql/update-reported-condition.js';
-import { updateReportedConditions, type ReportedColumn } from './sql/update-reported-conditions.js';
+import { updateReportedConditions, type ReportedColumn, type ReportedCondition } from './sql/update-reported-conditions.js';
 
 export interface ConditionWrite {
   deviceId: string;

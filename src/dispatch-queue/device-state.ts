@@ -46,7 +46,6 @@ function simNets(s: DeviceDispatchState, carriers: readonly Carrier[]): { sim: n
  * `resting` too.
  */
 export const DEVICE_STATE_FIELDS = ['revoked', 'outbound', 'draining', 'pace', 'simCap', 'defaultSim', 'resting', 'coolUntil', 'nets', 'open'] as const;
-export type DeviceStateField = (typeof DEVICE_STATE_FIELDS)[number];
 
 /**
  * A phone's state hash as Postgres has it, and the networks it is sending on: its entries in the

@@ -20,7 +20,7 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
       claiming: () => `${base}:claiming`,
       /** A phone's dispatch state (hash: DEVICE_STATE_FIELDS of src/dispatch-queue/device-state.ts), read by the claim script. */
       deviceState: (deviceId: string) => `${base}:dev:${deviceId}`,
-      /** What every phone's deviceState key starts with, for scripts that write many phones' states. */
+      /** What every phone's deviceState key starts with, for the scripts that read or write many phones' states. */
       deviceStatePrefix: () => `${base}:dev:`,
       /** The organization's carrier prefix table as the claim script reads it (string: `+26132=orange,…`), one copy for all its phones. */
       carrierPrefixes: () => `${base}:prefixes`,

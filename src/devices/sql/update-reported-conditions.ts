@@ -1,5 +1,12 @@
 import type { Queryable } from '../../db/pool.js';
-import type { ReportedCondition } from './update-reported-condition.js';
+import type { PhoneCondition } from '../../dispatch-queue/device-state.js';
+
+/** What a heartbeat's update returns: the phone's condition after it. */
+export interface ReportedCondition extends PhoneCondition {
+  revokedAt: Date | null;
+  defaultSmsApp: boolean | null;
+  defaultSmsAppReportedAt: Date | null;
+}
 
 /** The columns a heartbeat may report, with their types for the statement's arrays. */
 export const REPORTED_COLUMN_TYPES = {
@@ -21,8 +28,9 @@ export interface ReportedRow {
 }
 
 /**
- * updateReportedCondition for heartbeats of distinct phones that reported the same columns, in
- * one statement: each live phone marked seen with its own values. The rows are locked in id
+ * Heartbeats of distinct phones that reported the same columns, in one statement: each live
+ * phone marked seen with its own values, and with when it last said whether it is the default
+ * SMS app when it said so. The rows are locked in id
  * order first, as claims and socket marks lock them, so concurrent batches never deadlock.
  * Answers each phone's condition after it, by device id (none: a revoked or unknown phone).
  */
