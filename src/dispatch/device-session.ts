@@ -36,7 +36,7 @@ export class DeviceSession {
   /** Answers to this socket's recent frames, for resends with the same ref. */
   private recent: RecentAnswers | undefined;
   /** Made at the socket's first frame (src/dispatch/socket-sessions.ts, frameBudget). */
-  budget: FrameBudget | undefined;
+  budget: FrameBudget<DeviceSession> | undefined;
   /** What answering a frame of this socket needs (src/dispatch/frame-handlers.ts), made once. */
   frameContext: FrameContext | undefined;
   private pushing = false;
@@ -62,7 +62,8 @@ export class DeviceSession {
     return this.recent;
   }
 
-  private outbox: string[] = [];
+  /** Frames waiting for the end of the turn; made when one is sent. */
+  private outbox: string[] | null = null;
 
   /** How many jobs the phone may be sent now: at most `limit`, and none past maxJobs unreported. */
   room(limit: number): number {
@@ -120,8 +121,9 @@ export class DeviceSession {
   /** False once the socket is closed (the frame is dropped). */
   send(frame: object): boolean {
     if (this.closed) return false;
-    this.outbox.push(JSON.stringify(frame));
-    if (this.outbox.length === 1) {
+    const outbox = (this.outbox ??= []);
+    outbox.push(JSON.stringify(frame));
+    if (outbox.length === 1) {
       unflushed.add(this);
       if (!flushScheduled) {
         flushScheduled = true;
@@ -134,8 +136,8 @@ export class DeviceSession {
   /** Writes the waiting frames in one corked batch. A frame over the backpressure limit closes the socket. */
   flush(): void {
     const frames = this.outbox;
-    if (frames.length === 0 || this.closed) return;
-    this.outbox = [];
+    if (frames === null || this.closed) return;
+    this.outbox = null;
     this.ws.cork(() => {
       // Over the limit uWS closes the socket, and its close handler may already have run.
       for (const text of frames) if (this.closed || this.ws.send(text, false) === 2) break;
@@ -151,7 +153,7 @@ export class DeviceSession {
 
   markClosed(): void {
     this.closed = true;
-    this.outbox = [];
+    this.outbox = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }

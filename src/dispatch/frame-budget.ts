@@ -24,11 +24,14 @@ export interface BudgetedFrame {
   run(): Promise<FrameReply>;
 }
 
-export interface FrameBudgetSink {
-  answer(reply: FrameReply): void;
+/** Where budgets answer, one per process: each call names the budget's owner (its socket's session). */
+export interface FrameBudgetSink<O> {
+  answer(owner: O, reply: FrameReply): void;
   /** The phone kept sending past its refusals: the socket is to be closed. */
-  flooded(): void;
+  flooded(owner: O): void;
 }
+
+const clock = () => performance.now();
 
 /**
  * One phone socket's frame budget (docs/device-protocol.md, "Frame budget"). Every frame takes a
@@ -36,13 +39,14 @@ export interface FrameBudgetSink {
  * Admitted frames run a few at a time with a short queue. Heartbeats run one at a time and
  * coalesce: a heartbeat arriving while another waits takes its place (the newest state wins),
  * and every ref it replaced gets the answer it gets. All of it is local to the socket: a device
- * has one socket, on one process.
+ * has one socket, on one process. Every socket that speaks holds one, so it holds no closure of
+ * its own: the sink is the process's, and the queue is made when a frame first waits.
  */
-export class FrameBudget {
+export class FrameBudget<O> {
   private tokens: number;
   private refilledAt: number;
   private running = 0;
-  private readonly queue: BudgetedFrame[] = [];
+  private queue: BudgetedFrame[] | null = null;
   private queuedBytes = 0;
   private heartbeatRunning = false;
   private waitingHeartbeat: { frame: BudgetedFrame; refs: (string | null)[] } | null = null;
@@ -52,8 +56,9 @@ export class FrameBudget {
 
   constructor(
     private readonly limits: FrameBudgetLimits,
-    private readonly sink: FrameBudgetSink,
-    private readonly now: () => number = () => performance.now(),
+    private readonly sink: FrameBudgetSink<O>,
+    private readonly owner: O,
+    private readonly now: () => number = clock,
   ) {
     this.tokens = limits.burst;
     this.refilledAt = this.windowStartedAt = now();
@@ -64,15 +69,16 @@ export class FrameBudget {
     if (!this.takeToken()) return this.refuse(frame.ref, this.msUntilToken());
     if (frame.heartbeat) return this.submitHeartbeat(frame);
     if (this.running < this.limits.inFlight) return this.run(frame);
-    if (this.queue.length >= this.limits.queuedFrames || this.queuedBytes + frame.bytes > this.limits.queuedBytes) return this.refuse(frame.ref, 100);
-    this.queue.push(frame);
+    const queue = (this.queue ??= []);
+    if (queue.length >= this.limits.queuedFrames || this.queuedBytes + frame.bytes > this.limits.queuedBytes) return this.refuse(frame.ref, 100);
+    queue.push(frame);
     this.queuedBytes += frame.bytes;
   }
 
   /** The socket closed: nothing more is answered or started. */
   stop(): void {
     this.stopped = true;
-    this.queue.length = 0;
+    this.queue = null;
     this.waitingHeartbeat = null;
   }
 
@@ -90,7 +96,7 @@ export class FrameBudget {
   }
 
   private refuse(ref: string | null, retryAfterMs: number): void {
-    this.sink.answer({ type: 'error', ref, code: 'rate_limited', message: `too many frames on this socket; send this one again in ${retryAfterMs} ms`, retryAfterMs });
+    this.sink.answer(this.owner, { type: 'error', ref, code: 'rate_limited', message: `too many frames on this socket; send this one again in ${retryAfterMs} ms`, retryAfterMs });
     const now = this.now();
     if (now - this.windowStartedAt > FLOOD_WINDOW_MS) {
       this.windowStartedAt = now;
@@ -98,7 +104,7 @@ export class FrameBudget {
     }
     if (++this.refusals > this.limits.floodRefusals) {
       this.stop();
-      this.sink.flooded();
+      this.sink.flooded(this.owner);
     }
   }
 
@@ -107,8 +113,8 @@ export class FrameBudget {
     void frame.run().then((reply) => {
       this.running--;
       if (this.stopped) return;
-      this.sink.answer(reply);
-      const next = this.queue.shift();
+      this.sink.answer(this.owner, reply);
+      const next = this.queue?.shift();
       if (next) {
         this.queuedBytes -= next.bytes;
         this.run(next);
@@ -128,7 +134,7 @@ export class FrameBudget {
     void frame.run().then((reply) => {
       this.heartbeatRunning = false;
       if (this.stopped) return;
-      for (const ref of refs) this.sink.answer({ ...reply, ref } as FrameReply);
+      for (const ref of refs) this.sink.answer(this.owner, { ...reply, ref } as FrameReply);
       const next = this.waitingHeartbeat;
       this.waitingHeartbeat = null;
       if (next) this.runHeartbeat(next.frame, next.refs);

@@ -4,7 +4,8 @@ import type { LimitedRequests } from '../limits/limited-requests.js';
 import type { HeldSocket, PresenceLease } from '../devices/presence.js';
 import { DeviceSession, type SocketData } from './device-session.js';
 import type { DeviceOperations, FrameContext } from './frame-handlers.js';
-import { FrameBudget, type FrameBudgetLimits } from './frame-budget.js';
+import { FrameBudget, type FrameBudgetLimits, type FrameBudgetSink } from './frame-budget.js';
+import type { RecentAnswers } from './recent-answers.js';
 import type { StatusReportWriter } from './status-reports.js';
 import type { Pusher } from './pusher.js';
 import type { RevocationChecks } from './revocation-checks.js';
@@ -43,6 +44,8 @@ export interface Phones {
   limited: LimitedRequests;
   coolDown: FloodCoolDown;
   budgetLimits: FrameBudgetLimits;
+  /** Where every socket's frame budget answers, made at the first frame of the process. */
+  budgetSink?: FrameBudgetSink<DeviceSession>;
   /** Each phone's claimed and unreported jobs (src/dispatch/sql/select-claimed-jobs-of-devices.ts), sent again when its socket opens. */
   heldJobs: TickBatcher<string, Job[]>;
 }
@@ -63,21 +66,25 @@ export function openSession(phones: Phones, ws: WebSocket<SocketData>): void {
  * A socket's frame budget (src/dispatch/frame-budget.ts), made at its first frame rather than when
  * it opens: phones that hold a socket and say nothing cost no memory for it.
  */
-export function frameBudget(phones: Phones, session: DeviceSession): FrameBudget {
-  const { ctx, limited, coolDown } = phones;
-  session.budget ??= new FrameBudget(phones.budgetLimits, {
-    answer: (reply) => {
+export function frameBudget(phones: Phones, session: DeviceSession): FrameBudget<DeviceSession> {
+  session.budget ??= new FrameBudget(phones.budgetLimits, (phones.budgetSink ??= budgetSink(phones)), session);
+  return session.budget;
+}
+
+/** Where every socket's budget answers: what it refuses goes to its session, and a flooding phone is cut off. */
+function budgetSink({ ctx, limited, coolDown }: Phones): FrameBudgetSink<DeviceSession> {
+  return {
+    answer: (session, reply) => {
       if (reply.type === 'error' && reply.code === 'rate_limited') limited('phone_frames', session.principal);
       session.send(reply);
       if (reply.type === 'error' && reply.code === 'no_session') session.end(CLOSE_REVOKED, 'revoked');
     },
-    flooded: () => {
+    flooded: (session) => {
       ctx.log.warn({ deviceId: session.deviceId, orgId: session.principal.orgId }, 'phone socket closed: frames past its budget');
       coolDown.start(session.deviceId);
       session.end(CLOSE_FLOODING, 'too many frames past the budget');
     },
-  });
-  return session.budget;
+  };
 }
 
 /** The open saved on the device record, and the jobs it claimed before (a reconnect) sent again. */
@@ -96,19 +103,49 @@ async function recordOpen({ ctx, deps, pusher, lease, heldJobs }: Phones, sessio
 }
 
 /** What answering a frame of this session needs, made once per session. */
-export function frameContext({ ctx, deps, reports, pusher, revoked }: Phones, session: DeviceSession): FrameContext {
-  session.frameContext ??= {
-    ctx,
-    principal: session.principal,
-    reports,
-    ops: deps.ops,
-    onJobs: (n) => session.took(n),
-    onSettled: (n) => pusher.settled(session, n),
-    isRevoked: () => revoked.inRedis(session.principal),
-    isRevokedInPostgres: () => revoked.inPostgres(session.principal.deviceId),
-    answers: session.answers,
-  };
+export function frameContext(phones: Phones, session: DeviceSession): FrameContext {
+  session.frameContext ??= new SessionFrames(phones, session);
   return session.frameContext;
+}
+
+/**
+ * A session's FrameContext: the process's parts and the session, read through the prototype. Every
+ * socket that speaks holds one: an object of two fields, where a literal of closures cost each
+ * socket four functions and their context.
+ */
+class SessionFrames implements FrameContext {
+  constructor(
+    private readonly phones: Phones,
+    private readonly session: DeviceSession,
+  ) {}
+
+  get ctx(): AppContext {
+    return this.phones.ctx;
+  }
+  get principal(): DevicePrincipal {
+    return this.session.principal;
+  }
+  get reports(): StatusReportWriter {
+    return this.phones.reports;
+  }
+  get ops(): DeviceOperations {
+    return this.phones.deps.ops;
+  }
+  get answers(): RecentAnswers {
+    return this.session.answers;
+  }
+  onJobs(count: number): void {
+    this.session.took(count);
+  }
+  onSettled(count: number): void {
+    this.phones.pusher.settled(this.session, count);
+  }
+  isRevoked(): Promise<boolean> {
+    return this.phones.revoked.inRedis(this.session.principal);
+  }
+  isRevokedInPostgres(): Promise<boolean> {
+    return this.phones.revoked.inPostgres(this.session.principal.deviceId);
+  }
 }
 
 /** A socket closed: the phone is marked offline unless a newer socket of it took over meanwhile. */
