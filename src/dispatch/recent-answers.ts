@@ -6,44 +6,66 @@ const CHANGEABLE = new Set(['internal_error', 'inbound_locked']);
 /** How much a socket remembers: enough for every frame of the last ack timeouts, bounded for big claim acks. */
 export const RECENT_REFS = 256;
 export const RECENT_BYTES = 1024 * 1024;
+/**
+ * How long an answer is surely remembered (and at most twice that): a phone resends a frame
+ * after 10 s without its answer (docs/device-protocol.md), so six of those are long past.
+ */
+export const RECENT_WINDOW_MS = 60_000;
+
+type Entry = Promise<FrameReply> | FrameReply;
+const clock = () => performance.now();
 
 /**
  * The answers to a socket's recent frames by ref. A frame sent again with a ref already answered
  * (or still being answered) gets the same answer without running again: a resent `claim` claims
  * nothing more, a resent report or received SMS writes nothing twice. Oldest first out, past
- * RECENT_REFS refs or RECENT_BYTES of answers.
+ * RECENT_REFS refs or RECENT_BYTES of answers, and past two windows of RECENT_WINDOW_MS.
+ *
+ * The windows are what an idle phone costs: each heartbeat has a ref of its own, and an answer
+ * kept until 256 more frames come was, for a phone heartbeating every 30 s, two hours of acks
+ * (about 50 KB a socket, half a gigabyte for 10,000 idle phones; bench/README.md). Answers live in
+ * two maps, this window's and the one before; when a window ends the older map is dropped, all
+ * but the answers still being worked out, which a resend must still wait for.
  *
  * A settled answer is kept as the reply itself, without its promise or a record around it: a
  * fleet reporting thousands of frames a second keeps 256 per socket, each long enough to reach
  * the old generation, so each object less per frame is collector work less.
  */
 export class RecentAnswers {
-  /** The answer being worked out (a promise), or the reply once settled. */
-  private readonly byRef = new Map<string, Promise<FrameReply> | FrameReply>();
+  /** This window's answers, then the previous window's: the answer being worked out (a promise), or the reply once settled. */
+  private current = new Map<string, Entry>();
+  private previous: Map<string, Entry> | null = null;
+  private windowStartedAt: number;
   private bytes = 0;
 
   constructor(
     private readonly maxRefs = RECENT_REFS,
     private readonly maxBytes = RECENT_BYTES,
-  ) {}
+    private readonly windowMs = RECENT_WINDOW_MS,
+    private readonly now: () => number = clock,
+  ) {
+    this.windowStartedAt = now();
+  }
 
   get size(): number {
-    return this.byRef.size;
+    return this.current.size + (this.previous?.size ?? 0);
   }
 
   answer(ref: string, run: () => Promise<FrameReply>): Promise<FrameReply> {
-    const known = this.byRef.get(ref);
+    this.turnWindows();
+    const known = this.current.get(ref) ?? this.previous?.get(ref);
     if (known) return known instanceof Promise ? known : Promise.resolve(known);
     const pending = run();
-    this.byRef.set(ref, pending);
+    this.current.set(ref, pending);
     void pending.then((reply) => {
-      if (this.byRef.get(ref) !== pending) return;
+      const map = this.current.get(ref) === pending ? this.current : this.previous?.get(ref) === pending ? this.previous : null;
+      if (!map) return;
       if (reply.type === 'error' && CHANGEABLE.has(reply.code)) {
-        this.byRef.delete(ref);
+        map.delete(ref);
         return;
       }
       // Set again under the same ref: the map keeps the ref's place, oldest first.
-      this.byRef.set(ref, reply);
+      map.set(ref, reply);
       this.bytes += replyBytes(reply);
       this.evict();
     });
@@ -51,12 +73,38 @@ export class RecentAnswers {
     return pending;
   }
 
+  /** Past a window the current map becomes the previous one; what was previous is forgotten but for answers in flight. */
+  private turnWindows(): void {
+    const now = this.now();
+    const windows = Math.floor((now - this.windowStartedAt) / this.windowMs);
+    if (windows < 1) return;
+    this.windowStartedAt += windows * this.windowMs;
+    const forgotten = windows === 1 ? [this.previous] : [this.previous, this.current];
+    const kept = windows === 1 ? this.current : null;
+    this.previous = kept && kept.size > 0 ? kept : null;
+    this.current = new Map();
+    for (const map of forgotten) {
+      if (!map) continue;
+      for (const [ref, entry] of map) {
+        if (entry instanceof Promise) this.current.set(ref, entry);
+        else this.bytes -= replyBytes(entry);
+      }
+    }
+  }
+
   private evict(): void {
-    for (const [ref, entry] of this.byRef) {
-      if (this.byRef.size <= this.maxRefs && this.bytes <= this.maxBytes) return;
-      this.byRef.delete(ref);
+    if (this.size <= this.maxRefs && this.bytes <= this.maxBytes) return;
+    if (!this.previous || this.evictFrom(this.previous)) this.evictFrom(this.current);
+  }
+
+  /** Drops the oldest answers of `map` while a bound is passed; true when the map is emptied with one still passed. */
+  private evictFrom(map: Map<string, Entry>): boolean {
+    for (const [ref, entry] of map) {
+      if (this.size <= this.maxRefs && this.bytes <= this.maxBytes) return false;
+      map.delete(ref);
       if (!(entry instanceof Promise)) this.bytes -= replyBytes(entry);
     }
+    return this.size > this.maxRefs || this.bytes > this.maxBytes;
   }
 }
 

@@ -58,3 +58,67 @@ describe("a socket's recent answers", () => {
     expect([runs.get('c1'), runs.get('c3')]).toEqual([2, 2]);
   });
 });
+
+describe("a socket's recent answers over time", () => {
+  /** RecentAnswers on a clock the test turns: windows of 60 s. */
+  function clocked() {
+    let now = 0;
+    const answers = new RecentAnswers(256, 1024 * 1024, 60_000, () => now);
+    return { answers, ...asker(answers), at: (ms: number) => (now = ms) };
+  }
+
+  it('remembers an answer through the window after its own, and forgets it past that', async () => {
+    const { answers, runs, ask, at } = clocked();
+    await ask('h1');
+    at(61_000);
+    await ask('h1');
+    expect(runs.get('h1')).toBe(1);
+    await ask('h2');
+    at(121_000);
+    await ask('h2');
+    expect(runs.get('h2')).toBe(1);
+    await ask('h1');
+    expect(runs.get('h1')).toBe(2);
+    expect(answers.size).toBe(2);
+  });
+
+  it('keeps an idle phone to the answers of two windows, not 256 heartbeats', async () => {
+    const { answers, ask, at } = clocked();
+    // A heartbeat every 30 s for three hours, each with a ref of its own.
+    for (let i = 0; i < 360; i++) {
+      at(i * 30_000);
+      await ask(`hb-${i}`);
+    }
+    expect(answers.size).toBeLessThanOrEqual(4);
+  });
+
+  it('forgets everything after two idle windows, and nothing still being answered', async () => {
+    const { answers, runs, ask, at } = clocked();
+    let finish: (reply: FrameReply) => void = () => undefined;
+    const slow = answers.answer('slow', () => new Promise<FrameReply>((resolve) => (finish = resolve)));
+    await ask('done');
+    at(500_000);
+    // The frame still in flight is answered once, to the resend too; the settled one runs again.
+    const resent = answers.answer('slow', async () => ack('slow', { again: true }));
+    await ask('done');
+    expect(runs.get('done')).toBe(2);
+    finish(ack('slow'));
+    expect(await resent).toBe(await slow);
+    expect(await slow).toEqual(ack('slow'));
+  });
+
+  it('still bounds the refs across both windows, the oldest out first', async () => {
+    let now = 0;
+    const answers = new RecentAnswers(3, 1024 * 1024, 60_000, () => now);
+    const { runs, ask } = asker(answers);
+    await ask('a');
+    await ask('b');
+    now = 61_000;
+    await ask('c');
+    await ask('d');
+    expect(answers.size).toBe(3);
+    await ask('b');
+    await ask('a');
+    expect([runs.get('a'), runs.get('b')]).toEqual([2, 1]);
+  });
+});
