@@ -2,9 +2,8 @@ import type { Config } from '../config/config.js';
 import type { CommandIo } from './command.js';
 import { openContext, closeContext } from '../app/runtime.js';
 import { migrate } from '../db/migrate.js';
-import { startApiServer, type ApiServer } from '../app/api-server.js';
-import { apiExtensions } from '../app/api-extensions.js';
-import { startWorkers, type Workers } from '../app/workers.js';
+import type { ApiServer } from '../app/api-server.js';
+import type { Workers } from '../app/workers.js';
 import { bootstrapDefaultOrg, firstOwnerSetupToken } from '../app/bootstrap.js';
 import { linkUrl } from '../members/links.js';
 import { resolveServices, publishServices, unpublishServices } from '../launcher/resolve-services.js';
@@ -62,8 +61,13 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
     await migrate(ctx.db);
     const first = role === 'worker' ? null : await bootstrapDefaultOrg(ctx);
     const setupToken = role === 'worker' ? null : await firstOwnerSetupToken(ctx);
-    if (role !== 'worker') api = await startApiServer(ctx, apiExtensions(ctx));
-    if (role !== 'api') workers = await startWorkers(ctx);
+    // Each role loads only its own code: the workers' (webhook delivery through undici, parsing,
+    // sweeps), loaded by every `hafatra api`, held 16 MB of its idle RSS (127 -> 111 MB).
+    if (role !== 'worker') {
+      const [{ startApiServer }, { apiExtensions }] = await Promise.all([import('../app/api-server.js'), import('../app/api-extensions.js')]);
+      api = await startApiServer(ctx, apiExtensions(ctx));
+    }
+    if (role !== 'api') workers = await (await import('../app/workers.js')).startWorkers(ctx);
     if (role === 'worker' && resolved.config.metricsPort !== null) {
       metrics = await startMetricsListener(ctx, resolved.config.host, resolved.config.metricsPort);
       ctx.log.info({ port: metrics.port }, 'metrics listening');
