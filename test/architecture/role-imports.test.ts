@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './layers.js';
+
+/** The files under src/ that `file` imports at load time: no `import type`, no `import()`. */
+function loadTimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest);
+  const specs: string[] = [];
+  for (const node of source.statements) {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      const typesOnly = clause?.isTypeOnly || (clause && !clause.name && bindings && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly));
+      if (!typesOnly) specs.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
+      specs.push((node.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return specs.filter((s) => s.startsWith('.')).map((s) => posix.join(posix.dirname(file), s).replace(/\.js$/, '.ts'));
+}
+
+function loadedWith(entry: string): Set<string> {
+  const seen = new Set([entry]);
+  const queue = [entry];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const next of loadTimeImports(file)) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return seen;
+}
+
+// Every process starts from the CLI's entry; a role's own code is imported when the role starts
+// (src/cli/processes.ts). The workers' code held 16 MB of an idle API's memory (bench/README.md).
+describe('what a process loads before it knows its role', () => {
+  const loaded = loadedWith('src/cli/main.ts');
+
+  it("holds neither the workers' code nor the API server's", () => {
+    expect(loaded.has('src/cli/processes.ts')).toBe(true);
+    for (const roleOnly of ['src/app/workers.ts', 'src/webhooks/delivery/connection-pools.ts', 'src/app/api-server.ts', 'src/app/api-extensions.ts']) {
+      expect(loaded, roleOnly).not.toContain(roleOnly);
+    }
+  });
+});
