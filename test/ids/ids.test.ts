@@ -28,4 +28,15 @@ describe('ids', () => {
     expect(next > id).toBe(true);
     expect(next < idFloor('message', ms + 1)).toBe(true);
   });
+
+  it('stay unique and in order through the carries of 5,000 ids in one millisecond', () => {
+    const ms = Date.now() + 120_000; // ahead of the other tests' milliseconds
+    const made = Array.from({ length: 5000 }, () => newId('message', ms));
+    expect(new Set(made).size).toBe(made.length);
+    expect([...made].sort()).toEqual(made);
+    // Every id of that millisecond shares its time, and the random parts count up by one.
+    const digits = (id: string) => [...id.slice(14)].reduce((n, c) => n * 32n + BigInt('0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(c)), 0n);
+    for (let i = 1; i < made.length; i++) expect(digits(made[i]!) - digits(made[i - 1]!)).toBe(1n);
+    expect(new Set(made.map((id) => id.slice(0, 14))).size).toBe(1);
+  });
 });
