@@ -32,9 +32,8 @@ async function writeConditions(ctx: AppContext, writes: ConditionWrite[]): Promi
     const shapes = groupBy(round, (i) => `${writes[i]!.columns.join(',')}|${writes[i]!.defaultSmsAppReported}`);
     await Promise.all(
       [...shapes.values()].map(async (indexes) => {
-        const first = writes[indexes[0]!]!;
-        const items = indexes.map((i) => ({ deviceId: writes[i]!.deviceId, values: writes[i]!.values }));
-        const byId = await updateReportedConditions(ctx.db, first.columns, first.defaultSmsAppReported, items);
+        const shape = indexes.map((i) => writes[i]!);
+        const byId = await updateReportedConditions(ctx.db, shape[0]!.columns, shape[0]!.defaultSmsAppReported, shape);
         for (const i of indexes) conditions[i] = byId.get(writes[i]!.deviceId);
       }),
     );
