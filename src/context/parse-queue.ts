@@ -1,7 +1,8 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { createBullConnection, type Redis } from '../redis/connection.js';
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import type { Config } from '../config/config.js';
+import { loadBullmq } from '../redis/load-bullmq.js';
 
 /** Received SMS waiting to be read for mobile money; one job per batch of stored SMS. */
 export const PARSE_QUEUE = 'mobile-money-parse';
@@ -32,7 +33,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * worker's recovery pass finds the SMS in Postgres.
  */
 export class ParseQueueProducer {
-  private queue: Queue | null = null;
+  private queue: Promise<Queue> | null = null;
 
   constructor(private readonly ctx: Infrastructure) {}
 
@@ -47,25 +48,28 @@ export class ParseQueueProducer {
       ctx.log.warn({ incomingIds: incomingIds.length }, 'Redis not ready: mobile-money parse left to the recovery pass');
       return;
     }
-    const queue = (this.queue ??= this.open());
+    const opening = (this.queue ??= this.open());
     try {
       // BullMQ waits for a lost connection to come back; a phone's request must not wait with it.
-      await withTimeout(queue.add('parse', { incomingIds } satisfies ParseJobData, { jobId: incomingIds[0] }), ENQUEUE_TIMEOUT_MS);
+      const added = opening.then((queue) => queue.add('parse', { incomingIds } satisfies ParseJobData, { jobId: incomingIds[0] }));
+      await withTimeout(added, ENQUEUE_TIMEOUT_MS);
     } catch (err) {
       // A queue whose first connection attempt failed stays failed: the next call builds a new one.
-      if (this.queue === queue) this.queue = null;
-      void queue.close().catch(() => undefined);
+      if (this.queue === opening) this.queue = null;
+      void opening.then((queue) => queue.close()).catch(() => undefined);
       ctx.log.warn({ err, incomingIds: incomingIds.length }, 'mobile-money parse not enqueued; the recovery pass will read these SMS');
     }
   }
 
   async close(): Promise<void> {
-    const queue = this.queue;
+    const opening = this.queue;
     this.queue = null;
-    await queue?.close().catch(() => undefined);
+    await opening?.then((queue) => queue.close()).catch(() => undefined);
   }
 
-  private open(): Queue {
+  /** BullMQ is loaded with the process's first parse job (src/redis/load-bullmq.ts). */
+  private async open(): Promise<Queue> {
+    const { Queue } = await loadBullmq();
     const queue = new Queue(PARSE_QUEUE, {
       connection: this.ctx.redis,
       prefix: this.ctx.keys.bullPrefix.mobileMoney(),

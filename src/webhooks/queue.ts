@@ -1,6 +1,7 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { AppContext } from '../context/app-context.js';
 import { createBullConnection, type Redis } from '../redis/connection.js';
+import { loadBullmq } from '../redis/load-bullmq.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 /** Deliveries per job: one endpoint's, due at about the same time. */
@@ -35,7 +36,9 @@ export function bullConnection(ctx: AppContext, name: string): Redis {
   return createBullConnection(ctx.config.redisUrl, name);
 }
 
-export function openDeliveryQueue(ctx: AppContext, connection: Redis): DeliveryQueue {
+/** BullMQ is loaded with the first queue a process opens (src/redis/load-bullmq.ts). */
+export async function openDeliveryQueue(ctx: AppContext, connection: Redis): Promise<DeliveryQueue> {
+  const { Queue } = await loadBullmq();
   return new Queue<DeliveryJobData>(DELIVERY_QUEUE, { connection, prefix: ctx.keys.bullPrefix.webhooks() });
 }
 

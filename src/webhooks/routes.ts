@@ -41,8 +41,8 @@ const found = <T>(row: T | null): T => {
 export function webhookRoutes(ctx: AppContext): AnyRoute[] {
   // Test events and deliveries sent again are queued from here, on the process's own Redis
   // connection (a queue only adds jobs; the workers hold the blocking connections).
-  let queue: DeliveryQueue | undefined;
-  const enqueue: Enqueue = (deliveries) => enqueueDeliveries((queue ??= openDeliveryQueue(ctx, ctx.redis)), deliveries);
+  let queue: Promise<DeliveryQueue> | undefined;
+  const enqueue: Enqueue = async (deliveries) => enqueueDeliveries(await (queue ??= openDeliveryQueue(ctx, ctx.redis)), deliveries);
   return [
     apiRoute({
       method: 'get',

@@ -45,7 +45,7 @@ export interface WebhookWorkers {
  */
 export async function startWebhookWorkers(ctx: AppContext, opts: WebhookWorkerOptions = {}): Promise<WebhookWorkers> {
   const queueConnection = bullConnection(ctx, 'hafatra-webhook-queue');
-  const queue = openDeliveryQueue(ctx, queueConnection);
+  const queue = await openDeliveryQueue(ctx, queueConnection);
   const perEndpointConcurrency = opts.perEndpointConcurrency ?? DEFAULT_PER_ENDPOINT_CONCURRENCY;
   const deliver = deliverer({
     ctx,

@@ -4,8 +4,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './layers.js';
 
-/** The files under src/ that `file` imports at load time: no `import type`, no `import()`. */
-function loadTimeImports(file: string): string[] {
+/** What `file` imports at load time, as written: no `import type`, no `import()`. */
+function loadTimeSpecifiers(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest);
   const specs: string[] = [];
   for (const node of source.statements) {
@@ -18,7 +18,14 @@ function loadTimeImports(file: string): string[] {
       specs.push((node.moduleSpecifier as ts.StringLiteral).text);
     }
   }
-  return specs.filter((s) => s.startsWith('.')).map((s) => posix.join(posix.dirname(file), s).replace(/\.js$/, '.ts'));
+  return specs;
+}
+
+/** The files under src/ that `file` imports at load time. */
+function loadTimeImports(file: string): string[] {
+  return loadTimeSpecifiers(file)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => posix.join(posix.dirname(file), s).replace(/\.js$/, '.ts'));
 }
 
 function loadedWith(entry: string): Set<string> {
@@ -44,5 +51,11 @@ describe('what a process loads before it knows its role', () => {
     for (const roleOnly of ['src/app/workers.ts', 'src/webhooks/delivery/connection-pools.ts', 'src/app/api-server.ts', 'src/app/api-extensions.ts']) {
       expect(loaded, roleOnly).not.toContain(roleOnly);
     }
+  });
+
+  it('an API process loads no BullMQ until it queues a job', () => {
+    const api = new Set([...loaded, ...loadedWith('src/app/api-server.ts'), ...loadedWith('src/app/api-extensions.ts')]);
+    const importers = [...api].filter((file) => loadTimeSpecifiers(file).includes('bullmq'));
+    expect(importers).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ async function relayedWithoutWorker(path: string, count: number, more: (queue: D
   const { id } = await createEndpoint(app, key, { url: `${receiver.url}${path}`, eventTypes: ['message.sent'] });
   await emitEvents(app, org.id, 'message.sent', count);
   const connection = bullConnection(app.ctx, 'test-relay');
-  const queue = openDeliveryQueue(app.ctx, connection);
+  const queue = await openDeliveryQueue(app.ctx, connection);
   await relayAll(app.ctx, queue);
   await more(queue, id);
   await queue.close();

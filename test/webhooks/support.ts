@@ -75,7 +75,7 @@ export async function deliveries(app: TestApp, key: string, endpointId: string):
 export async function startAppWithQueue(name: string): Promise<{ app: TestApp; queue: DeliveryQueue; close(): Promise<void> }> {
   const app = await startTestApp({ webhookAllowHosts: LOCAL_HOSTS });
   const connection = bullConnection(app.ctx, name);
-  const queue = openDeliveryQueue(app.ctx, connection);
+  const queue = await openDeliveryQueue(app.ctx, connection);
   return {
     app,
     queue,
@@ -94,7 +94,7 @@ export async function startAppWithQueue(name: string): Promise<{ app: TestApp; q
  */
 export async function waitForNoJobOf(app: TestApp, endpointId: string, timeoutMs = 15_000): Promise<void> {
   const connection = bullConnection(app.ctx, 'test-no-job');
-  const queue = openDeliveryQueue(app.ctx, connection);
+  const queue = await openDeliveryQueue(app.ctx, connection);
   try {
     await waitFor(
       `no delivery job left for ${endpointId}`,
