@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { isSupportedCountry } from 'libphonenumber-js';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import type { AppContext } from '../context/app-context.js';
 import { memberRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';

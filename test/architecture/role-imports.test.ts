@@ -58,4 +58,12 @@ describe('what a process loads before it knows its role', () => {
     const importers = [...api].filter((file) => loadTimeSpecifiers(file).includes('bullmq'));
     expect(importers).toEqual([]);
   });
+
+  // libphonenumber-js holds its metadata once per entry point imported: its default one beside
+  // /max cost a process 0.7 MB of heap and 2.6 MB of RSS more.
+  it('one copy of the phone number metadata: every import is of libphonenumber-js/max', () => {
+    const everyFile = new Set([...loaded, ...loadedWith('src/app/api-server.ts'), ...loadedWith('src/app/api-extensions.ts'), ...loadedWith('src/app/workers.ts')]);
+    const others = [...everyFile].filter((file) => loadTimeSpecifiers(file).some((s) => s.startsWith('libphonenumber-js') && s !== 'libphonenumber-js/max'));
+    expect(others).toEqual([]);
+  });
 });

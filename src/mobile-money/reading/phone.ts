@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** Phone shapes in notifications: "0341234567", "034 12 345 67", "+261341234567", Airtel's "336868624". */
 export const PHONE_SOURCE = String.raw`\+?\d[\d ]{6,16}\d`;
