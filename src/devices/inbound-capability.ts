@@ -4,16 +4,28 @@
  */
 export type InboundCapability = { state: 'unlocked' } | { state: 'locked'; reason: 'revoked' | 'not_reported' | 'not_default_sms_app' | 'stale' };
 
+type LockedReason = Extract<InboundCapability, { state: 'locked' }>['reason'];
+
+// One object per answer rather than one per call: every socket's remembered heartbeat ack holds one.
+const UNLOCKED: InboundCapability = Object.freeze({ state: 'unlocked' });
+const locked = (reason: LockedReason): InboundCapability => Object.freeze({ state: 'locked', reason });
+const LOCKED: Record<LockedReason, InboundCapability> = {
+  revoked: locked('revoked'),
+  not_reported: locked('not_reported'),
+  not_default_sms_app: locked('not_default_sms_app'),
+  stale: locked('stale'),
+};
+
 export function inboundCapability(
   d: { revokedAt: Date | null; defaultSmsApp: boolean | null; defaultSmsAppReportedAt: Date | null; protocol?: string },
   freshnessSeconds: number,
   now = Date.now(),
 ): InboundCapability {
-  if (d.revokedAt) return { state: 'locked', reason: 'revoked' };
+  if (d.revokedAt) return LOCKED.revoked;
   // SMS Gateway for Android reads received SMS from Android's broadcast, which needs no role.
-  if (d.protocol === 'mobile') return { state: 'unlocked' };
-  if (d.defaultSmsApp === null || d.defaultSmsAppReportedAt === null) return { state: 'locked', reason: 'not_reported' };
-  if (!d.defaultSmsApp) return { state: 'locked', reason: 'not_default_sms_app' };
-  if (now - d.defaultSmsAppReportedAt.getTime() > freshnessSeconds * 1000) return { state: 'locked', reason: 'stale' };
-  return { state: 'unlocked' };
+  if (d.protocol === 'mobile') return UNLOCKED;
+  if (d.defaultSmsApp === null || d.defaultSmsAppReportedAt === null) return LOCKED.not_reported;
+  if (!d.defaultSmsApp) return LOCKED.not_default_sms_app;
+  if (now - d.defaultSmsAppReportedAt.getTime() > freshnessSeconds * 1000) return LOCKED.stale;
+  return UNLOCKED;
 }

@@ -31,7 +31,8 @@ export interface FrameBudgetSink<O> {
   flooded(owner: O): void;
 }
 
-const clock = () => performance.now();
+/** Whole milliseconds: a fraction would box each socket's refill and window times on the heap. */
+const clock = () => Math.floor(performance.now());
 
 /**
  * One phone socket's frame budget (docs/device-protocol.md, "Frame budget"). Every frame takes a

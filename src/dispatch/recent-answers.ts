@@ -1,4 +1,5 @@
 import type { FrameReply } from './frame-reply.js';
+import { RefMap } from './ref-map.js';
 
 /** Answers that may be different next time: a resend with the same ref runs the frame again. */
 const CHANGEABLE = new Set(['internal_error', 'inbound_locked']);
@@ -13,7 +14,18 @@ export const RECENT_BYTES = 1024 * 1024;
 export const RECENT_WINDOW_MS = 60_000;
 
 type Entry = Promise<FrameReply> | FrameReply;
-const clock = () => performance.now();
+
+interface Bounds {
+  maxRefs: number;
+  maxBytes: number;
+  windowMs: number;
+  now: () => number;
+}
+
+/** Whole milliseconds: a fraction would make each socket's window start a number boxed on the heap. */
+const clock = () => Math.floor(performance.now());
+/** Every socket's bounds but tests': one object, not four fields a socket. */
+const DEFAULT_BOUNDS: Bounds = { maxRefs: RECENT_REFS, maxBytes: RECENT_BYTES, windowMs: RECENT_WINDOW_MS, now: clock };
 
 /**
  * The answers to a socket's recent frames by ref. A frame sent again with a ref already answered
@@ -33,17 +45,15 @@ const clock = () => performance.now();
  */
 export class RecentAnswers {
   /** This window's answers, then the previous window's: the answer being worked out (a promise), or the reply once settled. */
-  private current = new Map<string, Entry>();
-  private previous: Map<string, Entry> | null = null;
+  private current = new RefMap<Entry>();
+  private previous: RefMap<Entry> | null = null;
   private windowStartedAt: number;
   private bytes = 0;
+  private readonly bounds: Bounds;
 
-  constructor(
-    private readonly maxRefs = RECENT_REFS,
-    private readonly maxBytes = RECENT_BYTES,
-    private readonly windowMs = RECENT_WINDOW_MS,
-    private readonly now: () => number = clock,
-  ) {
+  constructor(maxRefs = RECENT_REFS, maxBytes = RECENT_BYTES, windowMs = RECENT_WINDOW_MS, now: () => number = clock) {
+    const usual = now === clock && maxRefs === RECENT_REFS && maxBytes === RECENT_BYTES && windowMs === RECENT_WINDOW_MS;
+    this.bounds = usual ? DEFAULT_BOUNDS : { maxRefs, maxBytes, windowMs, now };
     this.windowStartedAt = now();
   }
 
@@ -75,36 +85,40 @@ export class RecentAnswers {
 
   /** Past a window the current map becomes the previous one; what was previous is forgotten but for answers in flight. */
   private turnWindows(): void {
-    const now = this.now();
-    const windows = Math.floor((now - this.windowStartedAt) / this.windowMs);
+    const { now, windowMs } = this.bounds;
+    const windows = Math.floor((now() - this.windowStartedAt) / windowMs);
     if (windows < 1) return;
-    this.windowStartedAt += windows * this.windowMs;
+    this.windowStartedAt += windows * windowMs;
     const forgotten = windows === 1 ? [this.previous] : [this.previous, this.current];
     const kept = windows === 1 ? this.current : null;
     this.previous = kept && kept.size > 0 ? kept : null;
-    this.current = new Map();
+    const current = new RefMap<Entry>();
+    this.current = current;
     for (const map of forgotten) {
-      if (!map) continue;
-      for (const [ref, entry] of map) {
-        if (entry instanceof Promise) this.current.set(ref, entry);
+      map?.forEach((entry, ref) => {
+        if (entry instanceof Promise) current.set(ref, entry);
         else this.bytes -= replyBytes(entry);
-      }
+      });
     }
   }
 
+  private withinBounds(): boolean {
+    return this.size <= this.bounds.maxRefs && this.bytes <= this.bounds.maxBytes;
+  }
+
   private evict(): void {
-    if (this.size <= this.maxRefs && this.bytes <= this.maxBytes) return;
+    if (this.withinBounds()) return;
     if (!this.previous || this.evictFrom(this.previous)) this.evictFrom(this.current);
   }
 
   /** Drops the oldest answers of `map` while a bound is passed; true when the map is emptied with one still passed. */
-  private evictFrom(map: Map<string, Entry>): boolean {
-    for (const [ref, entry] of map) {
-      if (this.size <= this.maxRefs && this.bytes <= this.maxBytes) return false;
-      map.delete(ref);
-      if (!(entry instanceof Promise)) this.bytes -= replyBytes(entry);
+  private evictFrom(map: RefMap<Entry>): boolean {
+    while (!this.withinBounds()) {
+      const oldest = map.shift();
+      if (oldest === undefined) return true;
+      if (!(oldest[1] instanceof Promise)) this.bytes -= replyBytes(oldest[1]);
     }
-    return this.size > this.maxRefs || this.bytes > this.maxBytes;
+    return false;
   }
 }
 
