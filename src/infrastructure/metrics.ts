@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { withinTimeout } from './within-timeout.js';
+import { RequestTallies } from './request-tallies.js';
 
 /**
  * This process's Prometheus instruments, on a registry of its own (not prom-client's global one:
@@ -8,8 +9,8 @@ import { withinTimeout } from './within-timeout.js';
  */
 export interface Metrics {
   registry: Registry;
-  httpRequests: Counter<'route' | 'method' | 'status'>;
-  httpDuration: Histogram<'route' | 'method'>;
+  /** hafatra_http_requests_total and hafatra_http_request_duration_seconds. */
+  requests: RequestTallies;
   messagesAccepted: Counter;
   statusChanges: Counter<'status'>;
   claimBatchSize: Histogram;
@@ -67,14 +68,7 @@ export function createMetrics(): Metrics {
       // starts run for the life of the process, a cost the CLI and test contexts need not pay.
       collectDefaultMetrics({ register: registry });
     },
-    httpRequests: new Counter({ ...on, name: 'hafatra_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'] }),
-    httpDuration: new Histogram({
-      ...on,
-      name: 'hafatra_http_request_duration_seconds',
-      help: 'Time from request to answer, by route pattern and method.',
-      labelNames: ['route', 'method'],
-      buckets: LATENCY_BUCKETS,
-    }),
+    requests: new RequestTallies(registry, LATENCY_BUCKETS),
     messagesAccepted: new Counter({ ...on, name: 'hafatra_messages_accepted_total', help: 'Messages stored by an accepted send request (202).' }),
     statusChanges: new Counter({ ...on, name: 'hafatra_message_status_changes_total', help: 'Message status changes made by this process, by the new status.', labelNames: ['status'] }),
     claimBatchSize: new Histogram({ ...on, name: 'hafatra_claim_batch_size', help: 'Messages asked for in one claim statement (the claims of one event-loop turn).', buckets: BATCH_BUCKETS }),

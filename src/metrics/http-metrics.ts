@@ -8,9 +8,7 @@ import type { Metrics } from '../infrastructure/metrics.js';
  */
 export function recordRequests(metrics: Metrics, log: AccessLog | undefined): AccessLog {
   return (entry) => {
-    const { route, method } = entry;
-    metrics.httpRequests.inc({ route, method, status: entry.status });
-    metrics.httpDuration.observe({ route, method }, (performance.now() - entry.startedAt) / 1000);
+    metrics.requests.record(entry.route, entry.method, entry.status, (performance.now() - entry.startedAt) / 1000);
     log?.(entry);
   };
 }
