@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /**
  * Prefixed, time-sortable ids (`msg_01J…`): 10 Crockford base32 characters of milliseconds, then
@@ -48,10 +48,23 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+// Random bytes for 256 milliseconds' ids drawn at once: a request in a new millisecond (most of
+// them, below a thousand a second) called into the system's generator for 14 bytes, 1% of the
+// API's time answering GET /v1/messages/{id}.
+const pool = Buffer.alloc(RANDOM_CHARS * 256);
+let pooled = 0;
+
 function freshRandom(): number[] {
-  const bytes = randomBytes(RANDOM_CHARS);
+  if (pooled === 0) {
+    randomFillSync(pool);
+    pooled = pool.length;
+  }
+  const at = pool.length - pooled;
+  pooled -= RANDOM_CHARS;
+  const digits = new Array<number>(RANDOM_CHARS);
   // The top character stays below 16 so incrementing within a millisecond cannot overflow.
-  return Array.from(bytes, (b, i) => (i === 0 ? b & 15 : b & 31));
+  for (let i = 0; i < RANDOM_CHARS; i++) digits[i] = pool[at + i]! & (i === 0 ? 15 : 31);
+  return digits;
 }
 
 const headOf = (digits: number[]) => digits.slice(0, RANDOM_CHARS - 1).reduce((text, d) => text + ALPHABET[d], '');

@@ -39,4 +39,12 @@ describe('ids', () => {
     for (let i = 1; i < made.length; i++) expect(digits(made[i]!) - digits(made[i - 1]!)).toBe(1n);
     expect(new Set(made.map((id) => id.slice(0, 14))).size).toBe(1);
   });
+
+  it('draw a new random part in each millisecond, past the bytes drawn at once', () => {
+    const start = Date.now() + 240_000; // ahead of the other tests' milliseconds
+    const made = Array.from({ length: 1000 }, (_, i) => newId('message', start + i));
+    const randomParts = new Set(made.map((id) => id.slice(14)));
+    // 70 random bits each: any two equal would be a repeat, not chance.
+    expect(randomParts.size).toBe(made.length);
+  });
 });
