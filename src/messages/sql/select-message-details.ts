@@ -7,6 +7,10 @@ export type MessageEventJson = Omit<MessageEventRow, 'at'> & { at: string };
 const EVENT_JSON = `json_build_object('fromStatus', e.from_status, 'toStatus', e.to_status, 'source', e.source,
   'code', e.code, 'deviceId', e.device_id, 'at', ${isoSql('e.at')})`;
 
+const TEXT = `SELECT ${messageColumns('m')},
+       (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = m.id) AS "storedEvents"
+     FROM unnest($1::text[]) AS q(id) JOIN messages m ON m.id = q.id`;
+
 /** A message for GET /v1/messages/{id}: its row, instants as the API's ISO text, and its stored timeline. */
 export type MessageDetailRow = MessageRowIso & { storedEvents: MessageEventJson[] };
 
@@ -27,9 +31,7 @@ export type MessageDetailRow = MessageRowIso & { storedEvents: MessageEventJson[
 export async function selectMessageDetails(db: Queryable, ids: string[]): Promise<(MessageDetailRow | undefined)[]> {
   const { rows } = await db.query({
     name: 'select-message-details',
-    text: `SELECT ${messageColumns('m')},
-       (SELECT coalesce(json_agg(${EVENT_JSON} ORDER BY e.id), '[]') FROM message_events e WHERE e.message_id = m.id) AS "storedEvents"
-     FROM unnest($1::text[]) AS q(id) JOIN messages m ON m.id = q.id`,
+    text: TEXT,
     values: [ids],
     types: ISO_TIMESTAMPS,
   });
