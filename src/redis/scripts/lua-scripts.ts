@@ -93,6 +93,9 @@ export function evalScript(redis: Redis, script: LuaScript, keys: string[], args
  * concurrent requests. Each entry is the raw reply or the Error that call raised.
  */
 export async function evalScriptMany(redis: Redis, script: LuaScript, calls: { keys: string[]; args: LuaArg[] }[]): Promise<unknown[]> {
+  // One call (the usual batch: every request of a turn with the same key) goes without a
+  // pipeline: ioredis copies each defined command onto every pipeline it makes, 5-7 µs apiece.
+  if (calls.length === 1) return [await evalScript(redis, script, calls[0]!.keys, calls[0]!.args).catch((err: Error) => err)];
   for (const c of calls) checkKeys(script, c.keys);
   const results = await pipelineByNode(
     redis,
