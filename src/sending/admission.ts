@@ -40,7 +40,8 @@ export type Admission =
       kind: 'admitted';
       /** Wall-clock ms of the admission, the reservation's score (the commit deadline counts from it). */
       admittedAt: number;
-      complete(responseJson: string): Promise<void>;
+      /** The request answered: `answer` (made only when an idempotency key keeps it) is stored, the reservation dropped. */
+      complete(answer: () => string): Promise<void>;
       /** The request ends without committing: it failed, or its key's batch exists (committed by another request). */
       release(outcome: 'failed' | 'batch-exists'): Promise<void>;
     };
@@ -96,7 +97,7 @@ export async function admitSend(ctx: AppContext, q: { orgId: string; dailyLimit:
   return {
     kind: 'admitted',
     admittedAt,
-    async complete(responseJson) {
+    async complete(answer) {
       if (!useKey) {
         // Not awaited: the answer does not depend on it, and a reservation left behind is
         // dropped by the reconciler once it sees the batch committed.
@@ -104,7 +105,7 @@ export async function admitSend(ctx: AppContext, q: { orgId: string; dailyLimit:
         return;
       }
       // h again: the record may have expired or been freed by a retry meanwhile.
-      await ctx.redis.multi().hset(idemKey, 'h', q.requestHash, 's', 'done', 'r', responseJson).expire(idemKey, IDEMPOTENCY_TTL_SECONDS).zrem(ledger, reservation).exec();
+      await ctx.redis.multi().hset(idemKey, 'h', q.requestHash, 's', 'done', 'r', answer()).expire(idemKey, IDEMPOTENCY_TTL_SECONDS).zrem(ledger, reservation).exec();
     },
     async release(outcome) {
       const mode = !inherited ? 'refund' : outcome === 'batch-exists' ? 'drop' : 'keep';

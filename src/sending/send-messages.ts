@@ -55,7 +55,7 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
     ctx.log.warn({ err, batchId }, 'dispatch deferred to the reconciler');
   });
   const result: SendResult = { batchId: batch.fields.batchId, messages: batch.messages };
-  await admission.complete(storedAnswer(batch)).catch((err: unknown) => ctx.log.warn({ err }, 'idempotency record not stored'));
+  await admission.complete(() => storedAnswer(batch)).catch((err: unknown) => ctx.log.warn({ err }, 'idempotency record not stored'));
   return result;
 }
 
