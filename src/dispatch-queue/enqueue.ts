@@ -22,11 +22,17 @@ async function enqueueForTarget(ctx: Infrastructure, orgId: string, deviceId: st
  */
 export async function enqueue(ctx: Infrastructure, entries: DispatchEntry[]): Promise<number> {
   const groups = new Map<string, DispatchEntry[]>();
+  let last: DispatchEntry | undefined;
+  let list: DispatchEntry[] | undefined;
   for (const e of entries) {
-    const key = `${e.orgId}\u0000${e.requestedDeviceId ?? ''}`;
-    const list = groups.get(key);
-    if (list) list.push(e);
-    else groups.set(key, [e]);
+    // A send's entries share their target: only a change of target is looked up.
+    if (last === undefined || last.orgId !== e.orgId || last.requestedDeviceId !== e.requestedDeviceId) {
+      const key = `${e.orgId}\u0000${e.requestedDeviceId ?? ''}`;
+      list = groups.get(key);
+      if (list === undefined) groups.set(key, (list = []));
+    }
+    list!.push(e);
+    last = e;
   }
   let added = 0;
   for (const list of groups.values()) added += await enqueueForTarget(ctx, list[0]!.orgId, list[0]!.requestedDeviceId, list);

@@ -35,11 +35,17 @@ export class WorkSignals {
   async signal(messages: { orgId: string; requestedDeviceId: string | null }[]): Promise<void> {
     const wakers = [...this.local];
     const targets = new Map<string, { orgId: string; deviceId: string | null; count: number }>();
+    let last: { orgId: string; deviceId: string | null; count: number } | undefined;
     for (const m of messages) {
+      // A send's messages share their target: only a change of target is looked up.
+      if (last !== undefined && last.orgId === m.orgId && last.deviceId === m.requestedDeviceId) {
+        last.count += 1;
+        continue;
+      }
       const key = `${m.orgId} ${m.requestedDeviceId ?? ''}`;
-      const target = targets.get(key);
-      if (target) target.count += 1;
-      else targets.set(key, { orgId: m.orgId, deviceId: m.requestedDeviceId, count: 1 });
+      last = targets.get(key);
+      if (last) last.count += 1;
+      else targets.set(key, (last = { orgId: m.orgId, deviceId: m.requestedDeviceId, count: 1 }));
     }
     for (const { orgId, deviceId, count } of targets.values()) for (const wake of wakers) wake(orgId, deviceId, count);
     // One pipelined round trip for all of them (the reconciler's batches span organizations).
