@@ -26,7 +26,7 @@ describe('queuing entries of several organizations and phones at once', () => {
     expect(await enqueue(app.ctx, entries)).toBe(7);
     const queued = (orgId: string, deviceId?: string) => {
       const k = app.ctx.keys.org(orgId);
-      return app.ctx.redis.zrange(deviceId ? k.deviceQueue(deviceId) : k.orgQueue(), 0, -1);
+      return app.ctx.redis.zrange(deviceId ? k.deviceQueue(deviceId) : k.orgQueue(), '0', '-1');
     };
     expect(await queued(a)).toEqual(['m1', 'm2', 'm5']);
     expect(await queued(a, 'dev_x')).toEqual(['m4', 'm6']);
