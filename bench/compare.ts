@@ -2,11 +2,11 @@
 // worktree of its own, then runs the bench on it and on this checkout alternately (base, this;
 // this, base; …), and prints each figure of both side by side: its ratio to the ceiling measured
 // in the same run where it has one (the machine's drift between runs cancels), else its value.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildsTable, type Build, type Run } from './report/compare-table.js';
+import { commitOf, prepareBase, run } from './lib/base-build.js';
 
 const USAGE = `npm run bench:compare -- <git-rev>[,<git-rev>…] [--rounds 2] [scenario …] [bench options]  (the revisions first)
 
@@ -17,22 +17,6 @@ ratio to its ceiling of the same run when it has one, else its value, and the ch
 Several revisions, oldest first and separated by commas, bisect a range in one run: every build
 runs once a round, the order turned around each round, and each column's change is against the
 column before it.`;
-
-function run(cmd: string, args: string[], cwd: string): void {
-  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, HAFATRA_BENCH_FROM_SOURCE: '' } });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (exit ${r.status})`);
-}
-
-/** A checkout of `sha` with its dependencies installed and built, reused when already there. */
-function prepareBase(sha: string): string {
-  const dir = join(tmpdir(), `hafatra-compare-${sha.slice(0, 12)}`);
-  if (!existsSync(join(dir, '.git'))) execFileSync('git', ['worktree', 'add', '--detach', dir, sha], { stdio: 'inherit' });
-  if (!existsSync(join(dir, 'node_modules'))) {
-    const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
-    if (ci.status !== 0) run('npm', ['install', '--no-save', '--no-audit', '--no-fund'], dir);
-  }
-  return dir;
-}
 
 /** One bench run in `dir`; the figures of its result JSON. */
 function benchOnce(dir: string, label: string, benchArgs: string[], out: string): Run {
@@ -62,8 +46,7 @@ function main(argv: string[]): number {
   const revs = rev.split(',').filter((r) => r !== '');
   const here = resolve('.');
   const builds = revs.map((r) => {
-    const sha = execFileSync('git', ['rev-parse', '--verify', `${r}^{commit}`], { encoding: 'utf8' }).trim();
-    return { name: r, dir: prepareBase(sha), runs: [] as Build['runs'] };
+    return { name: r, dir: prepareBase(commitOf(r)), runs: [] as Build['runs'] };
   });
   builds.push({ name: 'this build', dir: here, runs: [] });
   const out = join('bench', 'results', `compare-${new Date().toISOString().replace(/[:.]/g, '-')}`);

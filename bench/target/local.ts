@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedServices } from '../../src/launcher/embedded-services.js';
 import { pickFreePort } from '../../src/launcher/free-port.js';
+import { benchEnv } from './api-env.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openContext, closeContext } from '../../src/app/runtime.js';
 import { createDevCertificate, DEFAULT_DEV_NAMES } from '../../src/webhooks/delivery/dev-certificate.js';
@@ -36,18 +37,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   await writeFile(caFile, receiverCert.cert);
   const port = await pickFreePort();
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    // info: the access log's line per request, as a server run with the defaults writes it.
-    LOG_LEVEL: process.env.HAFATRA_BENCH_LOG_LEVEL ?? 'warn',
-    // Stopping the target needs no load-balancer drain.
-    HAFATRA_DRAIN_SECONDS: '0',
-    HAFATRA_KEY_RATE_PER_SECOND: '1000000',
-    HAFATRA_KEY_RATE_BURST: '1000000',
-    HAFATRA_PACING_PER_MINUTE: '1000000',
+    ...benchEnv(services, port),
     // Withdrawal timers short enough for fleet-chaos to see silent and limited phones within a
     // minute (production: 60 s claim timeout, 20 s silence, 60 s cool-down, 5 s sweep). The
     // other scenarios' phones acknowledge `sending` within milliseconds and close no socket with
