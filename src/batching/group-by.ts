@@ -1,11 +1,20 @@
-/** The items by `key`, each group in the items' order; the groups in the order their keys first appear. */
-export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+/**
+ * The items by `key`, each group in the items' order; the groups in the order their keys first
+ * appear. `sameGroup`, when given, says an item goes with the one before it without making its
+ * key: for items that come in runs (a send's 500 messages share their target), a key a run.
+ */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string, sameGroup?: (previous: T, item: T) => boolean): Map<string, T[]> {
   const groups = new Map<string, T[]>();
+  let group: T[] | undefined;
+  let previous: T | undefined;
   for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
+    if (group === undefined || sameGroup === undefined || !sameGroup(previous as T, item)) {
+      const k = key(item);
+      group = groups.get(k);
+      if (group === undefined) groups.set(k, (group = []));
+    }
+    group.push(item);
+    previous = item;
   }
   return groups;
 }

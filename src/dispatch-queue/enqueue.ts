@@ -1,6 +1,7 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { enqueueMessages } from '../redis/scripts/enqueue-messages.js';
-import type { DispatchEntry } from './entries.js';
+import { groupBy } from '../batching/group-by.js';
+import { sameTarget, targetKey, type DispatchEntry } from './entries.js';
 
 /** Queues messages of one organization and one target (a device, or any phone) in one Lua call. */
 async function enqueueForTarget(ctx: Infrastructure, orgId: string, deviceId: string | null, entries: DispatchEntry[]): Promise<number> {
@@ -21,19 +22,7 @@ async function enqueueForTarget(ctx: Infrastructure, orgId: string, deviceId: st
  * Idempotent: what is already queued stays where it is. Returns how many were added.
  */
 export async function enqueue(ctx: Infrastructure, entries: DispatchEntry[]): Promise<number> {
-  const groups = new Map<string, DispatchEntry[]>();
-  let last: DispatchEntry | undefined;
-  let list: DispatchEntry[] | undefined;
-  for (const e of entries) {
-    // A send's entries share their target: only a change of target is looked up.
-    if (last === undefined || last.orgId !== e.orgId || last.requestedDeviceId !== e.requestedDeviceId) {
-      const key = `${e.orgId}\u0000${e.requestedDeviceId ?? ''}`;
-      list = groups.get(key);
-      if (list === undefined) groups.set(key, (list = []));
-    }
-    list!.push(e);
-    last = e;
-  }
+  const groups = groupBy(entries, targetKey, sameTarget);
   let added = 0;
   for (const list of groups.values()) added += await enqueueForTarget(ctx, list[0]!.orgId, list[0]!.requestedDeviceId, list);
   return added;

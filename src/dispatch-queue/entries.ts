@@ -1,6 +1,12 @@
 import type { MessageRow } from '../messages/message.js';
 import { dispatchMeta, type DispatchFields } from './dispatch-meta.js';
 
+/** Where a message is queued: its organization's queue, or the queue of the phone it asked for. */
+type Targeted = { orgId: string; requestedDeviceId: string | null };
+export const targetKey = (m: Targeted): string => `${m.orgId}\u0000${m.requestedDeviceId ?? ''}`;
+/** Whether two messages go to the same queue: a send's messages all do (groupBy's runs). */
+export const sameTarget = (a: Targeted, b: Targeted): boolean => a.orgId === b.orgId && a.requestedDeviceId === b.requestedDeviceId;
+
 /** A message on its way to a dispatch queue. */
 export interface DispatchEntry {
   id: string;

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { publishDeviceSignals } from '../redis/device-signals.js';
 import type { WorkSignal } from '../redis/device-signal.js';
+import { groupBy } from '../batching/group-by.js';
+import { sameTarget, targetKey } from './entries.js';
 
 /**
  * Wakes the phones this process holds for an organization (or one phone); `count`: how many
@@ -34,25 +36,13 @@ export class WorkSignals {
 
   async signal(messages: { orgId: string; requestedDeviceId: string | null }[]): Promise<void> {
     const wakers = [...this.local];
-    const targets = new Map<string, { orgId: string; deviceId: string | null; count: number }>();
-    let last: { orgId: string; deviceId: string | null; count: number } | undefined;
-    for (const m of messages) {
-      // A send's messages share their target: only a change of target is looked up.
-      if (last !== undefined && last.orgId === m.orgId && last.deviceId === m.requestedDeviceId) {
-        last.count += 1;
-        continue;
-      }
-      const key = `${m.orgId} ${m.requestedDeviceId ?? ''}`;
-      last = targets.get(key);
-      if (last) last.count += 1;
-      else targets.set(key, (last = { orgId: m.orgId, deviceId: m.requestedDeviceId, count: 1 }));
-    }
-    for (const { orgId, deviceId, count } of targets.values()) for (const wake of wakers) wake(orgId, deviceId, count);
+    const targets = [...groupBy(messages, targetKey, sameTarget).values()].map((group) => ({ orgId: group[0]!.orgId, deviceId: group[0]!.requestedDeviceId, count: group.length }));
+    for (const { orgId, deviceId, count } of targets) for (const wake of wakers) wake(orgId, deviceId, count);
     // One pipelined round trip for all of them (the reconciler's batches span organizations).
     await publishDeviceSignals(
       this.ctx.redis,
       this.ctx.keys,
-      [...targets.values()].map(({ orgId, deviceId, count }): WorkSignal => ({ type: 'work', orgId, deviceId, count, origin: wakers.length > 0 ? this.origin : undefined })),
+      targets.map(({ orgId, deviceId, count }): WorkSignal => ({ type: 'work', orgId, deviceId, count, origin: wakers.length > 0 ? this.origin : undefined })),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerByGroup } from '../../src/batching/group-by.js';
+import { answerByGroup, groupBy } from '../../src/batching/group-by.js';
 
 describe('answerByGroup', () => {
   it("makes one call per group, with the group's items in order, and answers in the items' order", async () => {
@@ -31,5 +31,21 @@ describe('answerByGroup', () => {
         async (k) => (k === 'b' ? Promise.reject(new Error('Redis down')) : [k]),
       ),
     ).rejects.toThrow('Redis down');
+  });
+});
+
+describe('groupBy with runs', () => {
+  it('makes a key only where a run changes, and puts a run that comes back in its group', () => {
+    const keyed: string[] = [];
+    const key = (item: string) => {
+      keyed.push(item);
+      return item[0]!;
+    };
+    const groups = groupBy(['a1', 'a2', 'a3', 'b1', 'b2', 'a4'], key, (previous, item) => previous[0] === item[0]);
+    expect([...groups]).toEqual([
+      ['a', ['a1', 'a2', 'a3', 'a4']],
+      ['b', ['b1', 'b2']],
+    ]);
+    expect(keyed).toEqual(['a1', 'b1', 'a4']);
   });
 });
