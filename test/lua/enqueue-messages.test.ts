@@ -69,3 +69,28 @@ describe('lua/enqueueMessages', () => {
     expect(await enqueue(false, 'f', many)).toBe(0);
   });
 });
+
+describe('lua/enqueueMessages, arguments', () => {
+  it('keeps each message with its own score and details when they travel one per line', async () => {
+    const entries = Array.from({ length: 7 }, (_, i): [string, number, string] => [`p${i}`, 1_000 + i * 1.5, JSON.stringify({ to: `+26134000000${i}`, body: `line one\nline ${i}` })]);
+    expect(await enqueue(false, 'g', entries)).toBe(7);
+    const scored = await redis.zrange(key('qg'), '0', '-1', 'WITHSCORES');
+    expect(scored).toEqual(entries.flatMap(([id, score]) => [id, String(score)]));
+    for (const [id, , meta] of entries) expect(await redis.hget(key('metag'), id)).toBe(meta);
+  });
+
+  it('refuses a dispatch JSON with a raw line break and queues nothing', async () => {
+    await expect(
+      enqueue(false, 'h', [
+        ['m1', 10, '{}'],
+        ['m2', 11, '{"to":\n"+2"}'],
+      ]),
+    ).rejects.toThrow(/m2 holds a line break/);
+    expect(await redis.exists(key('qh'), key('metah'))).toBe(0);
+  });
+
+  it('calls nothing for no messages', async () => {
+    expect(await enqueue(false, 'i', [])).toBe(0);
+    expect(await redis.exists(key('qi'), key('metai'))).toBe(0);
+  });
+});
