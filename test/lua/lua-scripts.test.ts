@@ -35,6 +35,15 @@ describe('lua/confirmClaims', () => {
     expect(await redis.zrange(key('claiming'), '0', '-1')).toEqual(['m2']);
     expect(await redis.hkeys(key('meta'))).toEqual(['m2']);
   });
+
+  it('counts an id given twice once, and ends more claims than one command takes', async () => {
+    const ids = Array.from({ length: 2_345 }, (_, i) => `n${i}`);
+    await redis.zadd(key('claiming2'), ...ids.flatMap((id, i) => [i, id]), 9_999, 'kept');
+    await redis.hset(key('meta2'), Object.fromEntries([...ids, 'kept'].map((id) => [id, '{}'])));
+    expect(await confirmClaims(redis, { claiming: key('claiming2'), queueMeta: key('meta2') }, { messageIds: [...ids, 'n0', 'absent'] })).toBe(2_345);
+    expect(await redis.zrange(key('claiming2'), '0', '-1')).toEqual(['kept']);
+    expect(await redis.hkeys(key('meta2'))).toEqual(['kept']);
+  });
 });
 
 describe('Lua includes', () => {
