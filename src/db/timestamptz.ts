@@ -13,8 +13,17 @@ export function parseTimestamptz(text: string): Date {
   const n = text.length;
   if (!isPlainUtc(text, n)) return parseAnyTimestamptz(text);
   // Microseconds beyond the millisecond are dropped, as Date keeps milliseconds.
-  const ms = n > 22 ? Number(`${text.slice(20, n - 3)}00`.slice(0, 3)) : 0;
-  return new Date(Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)), Number(text.slice(11, 13)), Number(text.slice(14, 16)), Number(text.slice(17, 19)), ms));
+  return new Date(
+    Date.UTC(
+      Number(text.slice(0, 4)),
+      Number(text.slice(5, 7)) - 1,
+      Number(text.slice(8, 10)),
+      Number(text.slice(11, 13)),
+      Number(text.slice(14, 16)),
+      Number(text.slice(17, 19)),
+      Number(millisecondsOf(text, n)),
+    ),
+  );
 }
 
 /**
@@ -30,8 +39,9 @@ export function isoTimestamptz(text: string): string {
 
 /**
  * The three digits of milliseconds of a plain UTC text of length n (`.6` is 600, none is 000),
- * picked by length: padding the fraction and cutting it again made two strings more a timestamp
- * (37 against 31 ns for isoTimestamptz, measured alone; a page of 100 holds up to 800).
+ * for both readers, picked by length: padding the fraction and cutting it again made two strings
+ * more a timestamp (37 against 31 ns for isoTimestamptz, measured alone; a page of 100 holds up
+ * to 800).
  */
 function millisecondsOf(text: string, n: number): string {
   if (n === 22) return '000';

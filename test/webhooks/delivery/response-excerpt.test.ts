@@ -34,6 +34,14 @@ describe('responseExcerpt', () => {
     expect(responseExcerpt([Buffer.from([0x61, 0xff, 0x62])])).toBe('a\uFFFDb');
   });
 
+  it('keeps an ASCII body with NUL within the cap once each NUL is U+FFFD', () => {
+    const body = Buffer.from(`${'a'.repeat(RESPONSE_EXCERPT_BYTES - 2)}\u0000b`);
+    const text = responseExcerpt([body]);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(RESPONSE_EXCERPT_BYTES);
+    // 1,022 + 3 + 1 bytes once NUL is U+FFFD: cut back to the cap, the replacement goes too.
+    expect(text).toBe('a'.repeat(RESPONSE_EXCERPT_BYTES - 2));
+  });
+
   it('never stores more than the cap once written as UTF-8', () => {
     const invalid = Buffer.alloc(RESPONSE_EXCERPT_BYTES, 0xff);
     const text = responseExcerpt([invalid]);
