@@ -13,6 +13,7 @@ import type { FloodCoolDown } from './flood-cool-down.js';
 import type { TickBatcher } from '../batching/tick-batcher.js';
 import type { Job } from '../dispatch-queue/job.js';
 import type { DevicePrincipal } from '../auth/principal.js';
+import { workWaitingFor } from '../dispatch-queue/work-waiting.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -87,7 +88,7 @@ function budgetSink({ ctx, limited, coolDown }: Phones): FrameBudgetSink<DeviceS
   };
 }
 
-/** The open saved on the device record, and the jobs it claimed before (a reconnect) sent again. */
+/** The open saved on the device record, the jobs it claimed before (a reconnect) sent again, and new work if any waits. */
 async function recordOpen({ ctx, deps, pusher, lease, heldJobs }: Phones, session: DeviceSession): Promise<number | null> {
   let generation: number | null = null;
   try {
@@ -95,7 +96,7 @@ async function recordOpen({ ctx, deps, pusher, lease, heldJobs }: Phones, sessio
     generation = (await deps.markSocket?.(session.deviceId, true, undefined, lease.processId)) ?? null;
     const held = await heldJobs.load(session.deviceId);
     if (held.length > 0 && session.send({ type: 'jobs', jobs: held })) session.took(held.length);
-    await pusher.push(session);
+    if (await workWaitingFor(ctx, session.principal)) await pusher.push(session);
   } catch (err) {
     ctx.log.warn({ err, deviceId: session.deviceId }, 'socket open handling failed');
   }

@@ -15,6 +15,8 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
       sendReservations: () => `${base}:reserved`,
       orgQueue: () => `${base}:q`,
       deviceQueue: (deviceId: string) => `${base}:q:dev:${deviceId}`,
+      /** What every phone's deviceQueue key starts with, for the scripts that read many phones' queues. */
+      deviceQueuePrefix: () => `${base}:q:dev:`,
       queueMeta: () => `${base}:qmeta`,
       /** Messages a claim took off a queue and Postgres has not confirmed yet (id -> claim time). */
       claiming: () => `${base}:claiming`,
