@@ -3,6 +3,8 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
 import { swapResting } from '../../src/devices/resting-writes.js';
+import { workWaitingFor } from '../../src/dispatch-queue/work-waiting.js';
+import { createRedis } from '../../src/redis/connection.js';
 
 let app: TestApp;
 let orgs: string[];
@@ -33,5 +35,30 @@ describe('device state writes of one turn, batched', () => {
     expect(await Promise.all([swapResting(app.ctx, a, true), swapResting(app.ctx, b, false), swapResting(app.ctx, a, false)])).toEqual([null, null, '1']);
     expect(await Promise.all([swapResting(app.ctx, a, true), swapResting(app.ctx, b, true)])).toEqual(['0', '0']);
     expect(await app.ctx.redis.hget(app.ctx.keys.org(a.orgId).deviceState(a.deviceId), 'resting')).toBe('1');
+  });
+});
+
+describe('work checks of the sockets opened in one turn, batched', () => {
+  it("tells phones of two organizations asked in one turn whether work waits for each, from its own organization's queues", async () => {
+    const [busy, idle] = orgs as [string, string];
+    const [busyPhone, idlePhone, pinnedPhone] = ['dev_w1', 'dev_w2', 'dev_w3'];
+    await app.ctx.redis.zadd(app.ctx.keys.org(busy).orgQueue(), 1, 'msg_waiting');
+    await app.ctx.redis.zadd(app.ctx.keys.org(idle).deviceQueue(pinnedPhone), 1, 'msg_pinned');
+    try {
+      const asked = [
+        { orgId: busy, deviceId: busyPhone },
+        { orgId: idle, deviceId: idlePhone },
+        { orgId: idle, deviceId: pinnedPhone },
+      ];
+      expect(await Promise.all(asked.map((p) => workWaitingFor(app.ctx, p)))).toEqual([true, false, true]);
+    } finally {
+      await app.ctx.redis.del(app.ctx.keys.org(busy).orgQueue(), app.ctx.keys.org(idle).deviceQueue(pinnedPhone));
+    }
+  });
+
+  it('answers that work may wait when Redis cannot be asked, so the open claims as it did before the check', async () => {
+    const closed = createRedis(app.ctx.config.redisUrl, { name: 'closed-for-test', failFast: true });
+    closed.disconnect();
+    expect(await workWaitingFor({ ...app.ctx, redis: closed }, { orgId: orgs[0]!, deviceId: 'dev_w4' })).toBe(true);
   });
 });
