@@ -1,6 +1,7 @@
 import type { AppContext } from '../context/app-context.js';
 import type { DeviceSession } from './device-session.js';
 import { MAX_CLAIM } from '../dispatch-queue/claim.js';
+import { workWaitingFor } from '../dispatch-queue/work-waiting.js';
 
 /**
  * How many unreported jobs one phone may hold, unless it asks for fewer (`?maxJobs=` on the socket
@@ -73,23 +74,43 @@ export class Pusher {
    * and the others nothing. The share comes with the signal: reading the queue's length first
    * delayed the rounds by a round trip, and phones refilling after their reports took the burst
    * meanwhile (7 of 20 phones of the fleet test got jobs).
+   *
+   * A round asks only as many phones as the work left needs (a send of 50 to a fleet of 40 asks
+   * 5, at 10 each): asking them all made a claim call for each phone that found the queue
+   * already emptied by the first five. Phones not asked yet take the place of those that came
+   * back short (paced, resting, no room), until every phone has been asked.
    */
   private async pushInTurns(phones: DeviceSession[], count: number): Promise<void> {
     const share = Math.min(MAX_CLAIM, Math.max(MIN_SHARE, Math.ceil(count / phones.length)));
-    let round = phones;
     let left = count;
+    let asked = 0;
+    let again: DeviceSession[] = [];
     // Once the signalled messages are taken, phones refill as they report (settled): another
     // round would mostly claim nothing.
-    while (round.length > 0 && left > 0) {
+    while (left > 0) {
+      const more = Math.max(0, Math.ceil(left / share) - again.length);
+      const round = again.concat(phones.slice(asked, asked + more));
+      asked += more;
+      if (round.length === 0) break;
       const pushed = await Promise.all(round.map((s) => this.push(s, share)));
       left -= pushed.reduce((sum, p) => sum + p.claimed, 0);
-      round = round.filter((_, i) => pushed[i]!.full);
+      again = round.filter((_, i) => pushed[i]!.full);
     }
   }
 
+  /**
+   * The phone reported jobs done. Refilled from half empty: one claim of many jobs rather than
+   * one claim per report. Most reports come when nothing waits (the work signal already handed
+   * it out), so the phones settling in one turn first ask one Redis call per organization whether
+   * any work waits for them: a claim call per `sent` report was the fleet's most frequent Redis
+   * call. A message queued after that answer still reaches the phone through its work signal.
+   */
   settled(s: DeviceSession, count: number): void {
-    // Refilled from half empty: one claim of many jobs rather than one claim per report.
-    if (s.settled(count)) void this.push(s);
+    if (s.settled(count)) void this.pushIfWorkWaits(s);
+  }
+
+  private async pushIfWorkWaits(s: DeviceSession): Promise<void> {
+    if (await workWaitingFor(this.ctx, s.principal)) await this.push(s);
   }
 
   pumpAll(): void {
