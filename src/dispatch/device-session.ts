@@ -70,6 +70,11 @@ export class DeviceSession {
     return Math.min(this.maxJobs - this.outstanding, limit);
   }
 
+  /** Whether a claim for the phone could start now: no push of its own running, and room for a job. */
+  get ready(): boolean {
+    return !this.pushing && !this.closed && this.outstanding < this.maxJobs;
+  }
+
   /** `count` jobs went out to the phone. */
   took(count: number): void {
     this.outstanding += count;

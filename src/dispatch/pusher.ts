@@ -78,10 +78,13 @@ export class Pusher {
    * A round asks only as many phones as the work left needs (a send of 50 to a fleet of 40 asks
    * 5, at 10 each): asking them all made a claim call for each phone that found the queue
    * already emptied by the first five. Phones not asked yet take the place of those that came
-   * back short (paced, resting, no room), until every phone has been asked.
+   * back short (paced, resting, no room), until every phone has been asked. Phones ready to claim
+   * at once are asked first: a phone whose own push is running, or that has no room, would come
+   * back empty, and its share would wait a whole round for another phone.
    */
-  private async pushInTurns(phones: DeviceSession[], count: number): Promise<void> {
-    const share = Math.min(MAX_CLAIM, Math.max(MIN_SHARE, Math.ceil(count / phones.length)));
+  private async pushInTurns(all: DeviceSession[], count: number): Promise<void> {
+    const share = Math.min(MAX_CLAIM, Math.max(MIN_SHARE, Math.ceil(count / all.length)));
+    const phones = all.filter((s) => s.ready).concat(all.filter((s) => !s.ready));
     let left = count;
     let asked = 0;
     let again: DeviceSession[] = [];
