@@ -72,7 +72,7 @@ export class DeviceSession {
 
   /** Whether a claim for the phone could start now: no push of its own running, and room for a job. */
   get ready(): boolean {
-    return !this.pushing && !this.closed && this.outstanding < this.maxJobs;
+    return !this.pushing && !this.closed && this.room(1) > 0;
   }
 
   /** `count` jobs went out to the phone. */

@@ -112,7 +112,12 @@ export class Pusher {
     if (s.settled(count)) void this.pushIfWorkWaits(s);
   }
 
-  private async pushIfWorkWaits(s: DeviceSession): Promise<void> {
+  /**
+   * A push for a phone that may have nothing to take (a report settled, a socket opened): the
+   * phones asking in one turn share one Redis call per organization, and only those with work
+   * waiting claim (src/dispatch-queue/work-waiting.ts).
+   */
+  async pushIfWorkWaits(s: DeviceSession): Promise<void> {
     if (await workWaitingFor(this.ctx, s.principal)) await this.push(s);
   }
 

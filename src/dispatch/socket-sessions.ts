@@ -13,7 +13,6 @@ import type { FloodCoolDown } from './flood-cool-down.js';
 import type { TickBatcher } from '../batching/tick-batcher.js';
 import type { Job } from '../dispatch-queue/job.js';
 import type { DevicePrincipal } from '../auth/principal.js';
-import { workWaitingFor } from '../dispatch-queue/work-waiting.js';
 
 export interface SocketServerDeps {
   authenticate(authorization: string | undefined): Promise<DevicePrincipal>;
@@ -96,7 +95,7 @@ async function recordOpen({ ctx, deps, pusher, lease, heldJobs }: Phones, sessio
     generation = (await deps.markSocket?.(session.deviceId, true, undefined, lease.processId)) ?? null;
     const held = await heldJobs.load(session.deviceId);
     if (held.length > 0 && session.send({ type: 'jobs', jobs: held })) session.took(held.length);
-    if (await workWaitingFor(ctx, session.principal)) await pusher.push(session);
+    await pusher.pushIfWorkWaits(session);
   } catch (err) {
     ctx.log.warn({ err, deviceId: session.deviceId }, 'socket open handling failed');
   }

@@ -22,7 +22,7 @@ describe('workWaiting', () => {
     expect(await ask('org', 'dev_a', 'dev_b')).toEqual([true, true]);
   });
 
-  it('answers nothing for no phones, without calling Redis', async () => {
+  it('answers nothing for no phones', async () => {
     expect(await ask('none')).toEqual([]);
   });
 });
