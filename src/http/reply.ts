@@ -6,7 +6,7 @@ import { isStorageUnavailable } from '../errors/storage-unavailable.js';
 export interface Reply {
   status: number;
   body?: unknown;
-  /** The body already serialized (built by Postgres, say): sent as it is, in place of `body`. */
+  /** The body already serialized (a message's detail, a send's answer): sent as it is, in place of `body`, which the audit entry may still read. */
   json?: string;
   headers?: Record<string, string>;
   /** A body that is not JSON (the dashboard's files), sent as it is with its content type. */

@@ -2,7 +2,7 @@ import type { AppContext } from '../context/app-context.js';
 import { newIds } from '../ids/ids.js';
 import { measureSms } from '../messages/encoding.js';
 import type { BatchFields } from '../messages/sql/insert-messages.js';
-import { acceptedMessages, type Message } from '../messages/message.js';
+import { acceptedMessages, type Message, type SharedFields } from '../messages/message.js';
 import type { SendRequest } from './send-request.js';
 import { dispatchScore, type DispatchEntry } from '../dispatch-queue/entries.js';
 import { batchMetaFormatter } from '../dispatch-queue/dispatch-meta.js';
@@ -13,6 +13,8 @@ export interface PreparedBatch {
   fields: BatchFields;
   /** failureCode: the recipient opted out, its message is created failed. */
   recipients: { id: string; to: string; failureCode?: string }[];
+  /** What its messages share, as the 202 writes it. */
+  shared: SharedFields;
   messages: Message[];
   entries: DispatchEntry[];
   /** The timeline's creation entry, when it is written (a member's send, an automatic resend): see commitBatch. */
@@ -62,7 +64,8 @@ export function prepareBatch(
   const meta = batchMetaFormatter({ ...fields, expiresAt: expiresAt.getTime(), avoid: automatic?.avoid ?? null });
   const score = dispatchScore(now.getTime(), fields.priority, fields.ignoreSendWindows);
   const recipients = to.map((number, i) => (optedOut.has(number) ? { id: ids[i]!, to: number, failureCode: OPTED_OUT } : { id: ids[i]!, to: number }));
-  const messages = acceptedMessages({ ...fields, createdAt: created, expiresAt: expires, sendAt: sendAt?.toISOString() ?? null }, recipients);
+  const shared: SharedFields = { ...fields, createdAt: created, expiresAt: expires, sendAt: sendAt?.toISOString() ?? null };
+  const messages = acceptedMessages(shared, recipients);
   // A scheduled batch is queued when due (src/scheduling/); an opted-out recipient never is.
   const queued = sendAt ? [] : optedOut.size === 0 ? recipients : recipients.filter((r) => !('failureCode' in r));
   const entries = queued.map((r): DispatchEntry => ({ id: r.id, orgId, requestedDeviceId: fields.requestedDeviceId, score, meta: meta(r.to) }));
@@ -73,5 +76,5 @@ export function prepareBatch(
       : body.byMember
         ? { source: 'member' as const, code: null }
         : null;
-  return { fields, recipients, messages, entries, creation };
+  return { fields, recipients, shared, messages, entries, creation };
 }

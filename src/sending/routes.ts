@@ -3,7 +3,7 @@ import { apiRoute, type AnyRoute } from '../http/router.js';
 import { errors } from '../errors/errors.js';
 import { listPage } from '../http/pagination.js';
 import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, SendMessagesBody, SendResultSchema } from './schemas.js';
-import { sendMessages } from './send-messages.js';
+import { sendMessagesAnswer } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
 import { messageDetailJson } from '../messages/message-detail.js';
@@ -31,10 +31,11 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       audit: { action: 'messages.sent', target: (req) => req.reply.batchId, detail: (req) => ({ messages: req.reply.messages.length }), membersOnly: true },
       summary: 'Send an SMS to one or many recipients (each becomes its own message)',
       responses: { 202: SendResultSchema },
-      handler: async (req) => ({
-        status: 202,
-        body: await sendMessages(ctx, req.principal.orgId, { ...req.body, byMember: req.principal.kind === 'member' }, req.headers.idempotencyKey),
-      }),
+      handler: async (req) => {
+        const answer = await sendMessagesAnswer(ctx, req.principal.orgId, { ...req.body, byMember: req.principal.kind === 'member' }, req.headers.idempotencyKey);
+        // body: what the audit entry reads; json: what is written.
+        return { status: 202, body: answer.result, json: answer.json() };
+      },
     }),
     apiRoute({
       method: 'get',

@@ -14,6 +14,7 @@ import { markBatchesDispatched } from '../messages/sql/mark-batches-dispatched.j
 import { selectMessagesByBatch } from '../messages/sql/select-messages-by-batch.js';
 import { recordEvents } from '../events/record-events.js';
 import { toMessage } from '../messages/message.js';
+import { acceptedMessagesJson } from '../messages/accepted-json.js';
 import type { SendRequest, SendResult } from './send-request.js';
 import { prepareBatch, type PreparedBatch } from './prepare-batch.js';
 import { answerOf, storedAnswer } from './stored-answer.js';
@@ -43,8 +44,19 @@ function requestHash(body: SendRequest): string {
  * by the reconciler should this process die (or Redis fail) first.
  */
 export async function sendMessages(ctx: AppContext, orgId: string, body: SendRequest, idempotencyKey?: string): Promise<SendResult> {
+  return (await sendMessagesAnswer(ctx, orgId, body, idempotencyKey)).result;
+}
+
+/** What a send answers, and its JSON as the 202's body (built from the batch without its objects: src/messages/accepted-json.ts). */
+export interface SendAnswer {
+  result: SendResult;
+  json(): string;
+}
+
+/** sendMessages, for the route that writes its answer: the JSON of a new batch is made without JSON.stringify. */
+export async function sendMessagesAnswer(ctx: AppContext, orgId: string, body: SendRequest, idempotencyKey?: string): Promise<SendAnswer> {
   const step = await admitAndCommit(ctx, orgId, body, idempotencyKey);
-  if (step.kind === 'answered') return step.result;
+  if (step.kind === 'answered') return { result: step.result, json: () => JSON.stringify(step.result) };
   const { batch, admission } = step;
   ctx.metrics.messagesAccepted.inc(batch.messages.length);
   const { batchId, sendAt } = batch.fields;
@@ -56,7 +68,7 @@ export async function sendMessages(ctx: AppContext, orgId: string, body: SendReq
   });
   const result: SendResult = { batchId: batch.fields.batchId, messages: batch.messages };
   await admission.complete(() => storedAnswer(batch)).catch((err: unknown) => ctx.log.warn({ err }, 'idempotency record not stored'));
-  return result;
+  return { result, json: () => acceptedMessagesJson(batch.shared, batch.recipients, `{"batchId":${JSON.stringify(batchId)},"messages":`, '}') };
 }
 
 export type SendStep = { kind: 'answered'; result: SendResult } | { kind: 'committed'; batch: PreparedBatch; admission: Extract<Admission, { kind: 'admitted' }> };
