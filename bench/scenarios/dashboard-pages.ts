@@ -39,6 +39,12 @@ async function seed(db: pg.Pool, orgId: string, idPrefix: string, count: number,
       [orgId, from, to, devices, count, idPrefix],
     );
   }
+  // Each message's recipient row, as a send writes it (a schema from before migration 039 has none).
+  const { rows: recipients } = await db.query(`SELECT to_regclass('message_recipients') IS NOT NULL AS present`);
+  if (recipients[0].present) {
+    await db.query('INSERT INTO message_recipients (org_id, to_number, message_id) SELECT org_id, to_number, id FROM messages WHERE org_id = $1', [orgId]);
+    await db.query('ANALYZE message_recipients');
+  }
   await db.query('ANALYZE messages');
 }
 

@@ -53,6 +53,7 @@ export async function seedStoredMessages(ctx: AppContext, databaseUrl: string, c
     // does not run through gigabytes during the measured runs) and analyzed.
     await client.query('VACUUM (ANALYZE) messages');
     await client.query('VACUUM (ANALYZE) message_events');
+    await client.query('VACUUM (ANALYZE) message_recipients');
     const size = await client.query(
       // pg_partition_tree has no row for a table that is not partitioned (before migration 031).
       `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('messages')), pg_total_relation_size('messages'))::bigint AS messages,
@@ -96,6 +97,12 @@ async function insertChunk(client: pg.Client, first: number, last: number, start
        LATERAL (SELECT CASE WHEN i % 100 < 85 THEN 'delivered' WHEN i % 100 < 90 THEN 'sent' WHEN i % 100 < 95 THEN 'failed'
                             WHEN i % 100 < 98 THEN 'expired' ELSE 'cancelled' END AS status) AS s`,
     [...params, orgId, deviceId],
+  );
+  // Each message's recipient row (migration 039), as a send writes it.
+  await client.query(
+    `INSERT INTO message_recipients (org_id, to_number, message_id)
+     SELECT $5, '+26134' || lpad((i % 50000)::text, 7, '0'), pg_temp.stored_id($3 + i * $4, i) FROM generate_series($1::bigint, $2::bigint) AS i`,
+    [...params, orgId],
   );
   await client.query(
     `INSERT INTO message_events (message_id, from_status, to_status, source, device_id, at)

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { databaseUrlFor, runOnServer, testDatabaseUrl } from '../support/database.js';
-import { createDb } from '../../src/db/pool.js';
 import { migrate } from '../../src/db/migrate.js';
-import { migrationsDir } from '../../src/package/paths.js';
+import { withDatabaseBefore } from '../support/database-before-migration.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { idFloor, newId } from '../../src/ids/ids.js';
@@ -85,18 +80,20 @@ async function insertAt(orgId: string, at: Date, fields: { status?: 'queued' | '
 }
 
 describe('messages partitioned by month (migration 031)', () => {
-  it('has the partitions of this month and the next three, for messages and their timelines, and no DEFAULT partition', async () => {
+  it('has the partitions of this month and the next three, for messages, their timelines and recipients, and no DEFAULT partition', async () => {
     expect(await createPartitionsAhead(app.ctx.db, new Date())).toBe(0); // the migration made them
     const names = (await selectPartitions(app.ctx.db)).map((p) => p.name);
     for (let m = 0; m <= MONTHS_AHEAD; m++) {
       expect(names).toContain(monthName('messages', monthStart(m)));
       expect(names).toContain(monthName('message_events', monthStart(m)));
+      expect(names).toContain(monthName('message_recipients', monthStart(m)));
     }
     const defaults = await app.ctx.db.query(`SELECT count(*)::int AS n FROM pg_partitioned_table WHERE partdefid <> 0`);
     expect(defaults.rows[0].n).toBe(0);
     // A month later the worker's pass makes the one that is then three months ahead.
     expect(await createPartitionsAhead(app.ctx.db, monthStart(1))).toBe(1);
     expect(await tableExists(monthName('messages', monthStart(MONTHS_AHEAD + 1)))).toBe(true);
+    expect(await tableExists(monthName('message_recipients', monthStart(MONTHS_AHEAD + 1)))).toBe(true);
   });
 
   it('writes a message sent today, and its timeline, in the partition of this month', async () => {
@@ -179,6 +176,7 @@ describe('messages partitioned by month (migration 031)', () => {
     expect(await dropExpiredPartitions(app.ctx.db, now, 30)).toEqual(['messages_2020_01']);
     expect(await tableExists('messages_2020_01')).toBe(false);
     expect(await tableExists('message_events_2020_01')).toBe(false);
+    expect(await tableExists('message_recipients_2020_01')).toBe(false);
     expect((await app.request('GET', `/v1/messages/${delivered}`, { key: o.key })).status).toBe(404);
     // February still holds a queued message; March ends after the window's start.
     for (const id of [queued, kept]) expect((await app.request('GET', `/v1/messages/${id}`, { key: o.key })).status).toBe(200);
@@ -245,23 +243,13 @@ describe('messages partitioned by month (migration 031)', () => {
 
 describe('migration 031 on a database holding messages', () => {
   it('keeps every message and timeline row, in place, as the first partition, with the months after it made', async () => {
-    const name = `m031_${randomBytes(5).toString('hex')}`;
-    const url = databaseUrlFor(testDatabaseUrl(), name);
-    await runOnServer(testDatabaseUrl(), `CREATE DATABASE ${name}`);
-    const db = createDb(url, 2);
-    try {
-      // The schema as it was before 031, with 1,000 messages, their timelines and an automatic resend.
-      await db.query('CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-      for (const file of (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql') && f < '031').sort()) {
-        await db.query(await readFile(join(migrationsDir, file), 'utf8'));
-        await db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
-      }
+    await withDatabaseBefore('031', async (db) => {
       await db.query(`INSERT INTO organizations (id, name) VALUES ('org_m031', 'm031')`);
       await db.query(
         `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, created_at, updated_at, expires_at, resend_of_id, auto_resend)
-         SELECT $1 || lpad(i::text, 14, '0'), 'org_m031', '+261341234567', 'before', 'delivered', 1, 'gsm7', now(), now(), now(),
-                CASE WHEN i = 2 THEN $1 || lpad('1', 14, '0') END, i = 2
-         FROM generate_series(1, 1000) AS i`,
+       SELECT $1 || lpad(i::text, 14, '0'), 'org_m031', '+261341234567', 'before', 'delivered', 1, 'gsm7', now(), now(), now(),
+              CASE WHEN i = 2 THEN $1 || lpad('1', 14, '0') END, i = 2
+       FROM generate_series(1, 1000) AS i`,
         [idFloor('message', Date.now() - 3_600_000)],
       );
       await db.query(`INSERT INTO message_events (message_id, to_status, source, at) SELECT id, 'delivered', 'device', now() FROM messages`);
@@ -273,6 +261,9 @@ describe('migration 031 on a database holding messages', () => {
       expect(homes.rows).toEqual([{ p: 'messages_before_partitioning', n: 1000 }]);
       const timelines = await db.query(`SELECT tableoid::regclass::text AS p, count(*)::int AS n FROM message_events GROUP BY 1`);
       expect(timelines.rows).toEqual([{ p: 'message_events_before_partitioning', n: 1000 }]);
+      // Their recipient rows (migration 039) beside them, in a partition of the same bounds.
+      const recipients = await db.query(`SELECT tableoid::regclass::text AS p, count(*)::int AS n FROM message_recipients GROUP BY 1`);
+      expect(recipients.rows).toEqual([{ p: 'message_recipients_before_partitioning', n: 1000 }]);
       const partitions = (await selectPartitions(db)).filter((p) => p.table === 'messages').map((p) => p.name);
       expect(partitions).toEqual([...[1, 2, 3].map((m) => monthName('messages', monthStart(m))), 'messages_before_partitioning']);
       // New timeline rows still number on from the old ones.
@@ -280,9 +271,6 @@ describe('migration 031 on a database holding messages', () => {
       expect(next.rows[0].id).toBe(1001);
       // The resend found by the sweep's look-up, which now reads a plain index.
       expect((await db.query('SELECT count(*)::int AS n FROM messages WHERE resend_of_id = $1 AND auto_resend', [before[0].id])).rows[0].n).toBe(1);
-    } finally {
-      await db.end();
-      await runOnServer(testDatabaseUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    }
+    });
   });
 });

@@ -20,7 +20,7 @@ export function createPartitionsAhead(db: Db, now: Date): Promise<number> {
 }
 
 /**
- * Retention (HAFATRA_MESSAGE_RETENTION_DAYS): each month of messages, and its timelines, whose
+ * Retention (HAFATRA_MESSAGE_RETENTION_DAYS): each month of messages, with its timelines and recipient rows, whose
  * every id is older than the window is detached and dropped whole; no row is deleted. A month
  * still holding a message not yet final (queued, scheduled, in a phone's hands) stays, as does the
  * timeline month of a kept message month. Tables a dead pass left detached are dropped first.
@@ -39,8 +39,9 @@ async function dropExpired(db: Queryable, now: Date, retentionDays: number): Pro
   const dropped: string[] = [];
   for (const month of expired.filter((p) => p.table === 'messages')) {
     if (!month.detachPending && (await partitionHoldsLiveMessages(db, month.name))) continue;
-    const timeline = expired.find((p) => p.table === 'message_events' && p.upperBound === month.upperBound);
-    for (const p of timeline ? [month, timeline] : [month]) {
+    // Its timelines and recipient rows go with it: the partitions of the same bounds.
+    const beside = expired.filter((p) => p.table !== 'messages' && p.upperBound === month.upperBound);
+    for (const p of [month, ...beside]) {
       await detachPartition(db, p.table, p.name, p.detachPending);
       await dropDetachedTable(db, p.name);
     }

@@ -27,14 +27,17 @@ export interface BatchFields {
 }
 
 /**
- * One statement for the whole batch. Only ids and recipients travel as arrays (UNNEST keeps the
+ * One statement for the whole batch, with each message's row in message_recipients (migration 039). Only ids and recipients travel as arrays (UNNEST keeps the
  * parameter count fixed at any size); the shared fields are sent once, not 500 times. A recipient
  * with a failureCode (an opted-out number) is created failed with it, and never resent.
  */
 export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string; failureCode?: string }[]): Promise<void> {
   await db.query({
     name: 'insert-batch-messages',
-    text: `INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
+    text: `WITH recipients AS (
+       INSERT INTO message_recipients (org_id, to_number, message_id) SELECT $3, t.to_number, t.id FROM unnest($1::text[], $2::text[]) AS t(id, to_number)
+     )
+     INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
        sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend,
        failure_code, failed_at, send_at, ignore_send_windows)
      SELECT t.id, $3, t.to_number, $4, CASE WHEN t.failure_code IS NULL THEN $5 ELSE 'failed' END, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14,

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../../messages/message.js';
 import { messagePageStatement } from '../../messages/sql/select-message-page.js';
+import { recipientIds } from '../../messages/sql/recipient-ids.js';
 
 const WINDOW_COLUMNS = `id, org_id AS "orgId", to_number AS "to", body`;
 
@@ -31,7 +32,7 @@ export async function searchMessageRows(db: Queryable, s: MessageSearch): Promis
     `WITH found AS (SELECT id FROM (${messagePageStatement(undefined, false, WINDOW_COLUMNS)}) recent
        WHERE body ILIKE $3 OR ($4 <> '' AND "to" LIKE $5) ORDER BY id DESC LIMIT $6)
      (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND id IN (SELECT id FROM found) ORDER BY id DESC)
-     UNION ALL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND (id = $7 OR to_number = $8) ORDER BY id DESC LIMIT $6)`,
+     UNION ALL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = $1 AND id IN (SELECT $7 UNION ALL (${recipientIds('$1', '$8', '$6')})) ORDER BY id DESC LIMIT $6)`,
     [s.orgId, s.window, s.pattern, s.digits, `%${s.digits}%`, s.limit, s.text, s.number],
   );
   return rows;

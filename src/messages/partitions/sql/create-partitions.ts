@@ -3,7 +3,7 @@ import { inTransaction } from '../../../db/pool.js';
 import { PARTITION_UPKEEP_LOCK } from './partition-upkeep-lock.js';
 
 /**
- * Makes the monthly partitions of messages and message_events (migration 031's function) for
+ * Makes the monthly partitions of messages, message_events and message_recipients (migration 039's function) for
  * `months` months from the month of `from`, those missing. Each is attached under SHARE UPDATE
  * EXCLUSIVE, which sends and reads do not wait for; the lock timeout keeps a long transaction
  * from holding it up, and the next pass tries again. Another worker's pass at the same moment
