@@ -27,9 +27,10 @@ export interface BatchFields {
 }
 
 /**
- * One statement for the whole batch, with each message's row in message_recipients (migration 039). Only ids and recipients travel as arrays (UNNEST keeps the
- * parameter count fixed at any size); the shared fields are sent once, not 500 times. A recipient
- * with a failureCode (an opted-out number) is created failed with it, and never resent.
+ * One statement for the whole batch, with each message's row in message_recipients (migration
+ * 039). Only ids and recipients travel as arrays (UNNEST keeps the parameter count fixed at any
+ * size); the shared fields are sent once, not 500 times. A recipient with a failureCode (an
+ * opted-out number) is created failed with it, and never resent.
  */
 export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string; failureCode?: string }[]): Promise<void> {
   await db.query({
