@@ -20,12 +20,12 @@ export function createPartitionsAhead(db: Db, now: Date): Promise<number> {
 }
 
 /**
- * Retention (HAFATRA_MESSAGE_RETENTION_DAYS): each month of messages, with its timelines and recipient rows, whose
- * every id is older than the window is detached and dropped whole; no row is deleted. A month
- * still holding a message not yet final (queued, scheduled, in a phone's hands) stays, as does the
- * timeline month of a kept message month. Tables a dead pass left detached are dropped first.
- * One pass at a time across workers: while another holds the upkeep lock this returns [] at once.
- * Returns the message months dropped.
+ * Retention (HAFATRA_MESSAGE_RETENTION_DAYS): each month of messages, with its timelines and
+ * recipient rows, whose every id is older than the window is detached and dropped whole; no row
+ * is deleted. A month still holding a message not yet final (queued, scheduled, in a phone's
+ * hands) stays, as do the timeline and recipient months of a kept message month. Tables a dead
+ * pass left detached are dropped first. One pass at a time across workers: while another holds
+ * the upkeep lock this returns [] at once. Returns the message months dropped.
  */
 export async function dropExpiredPartitions(db: Db, now: Date, retentionDays: number): Promise<string[]> {
   return (await withPartitionUpkeepLock(db, (client) => dropExpired(client, now, retentionDays))) ?? [];
