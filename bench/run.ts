@@ -39,9 +39,9 @@ async function runOne(s: Scenario, target: Target, settings: RunSettings): Promi
   }
 }
 
-async function openTarget(args: BenchArgs, settings: RunSettings, profileDir: string | undefined): Promise<Target> {
+async function openTarget(args: BenchArgs, settings: RunSettings, profileDir: string | undefined, statementsFile: string | undefined): Promise<Target> {
   if (args.url) return remoteTarget({ url: args.url, keys: args.keys, deviceTokensFile: args.deviceTokens });
-  return startLocalTarget({ apiCpu: settings.apiCpu, cpuProfileDir: profileDir, ...(args.stored ? { stored: args.stored } : {}) });
+  return startLocalTarget({ apiCpu: settings.apiCpu, cpuProfileDir: profileDir, ...(args.stored ? { stored: args.stored } : {}), ...(statementsFile ? { statementsFile } : {}) });
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -58,7 +58,8 @@ export async function main(argv: string[]): Promise<number> {
   });
   const startedAt = new Date().toISOString();
   const profileDir = args.profile && !args.url ? join(args.out, `profiles-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
-  const target = await openTarget(args, settings, profileDir);
+  const statementsFile = args.statements && !args.url ? join(args.out, `statements-${startedAt.replace(/[:.]/g, '-')}.md`) : undefined;
+  const target = await openTarget(args, settings, profileDir, statementsFile);
   const pinnedClient = target.kind === 'local' && pinSelf(settings.clientCpu);
   const results: ScenarioResult[] = [];
   try {
@@ -79,6 +80,7 @@ export async function main(argv: string[]): Promise<number> {
   const files = await writeResults(args.out, info, results);
   console.log(`\n${terminalTable(results)}\n`);
   console.log(`results: ${files.json}\n         ${files.md}\n         ${files.svg}`);
+  if (statementsFile) console.log(`Postgres statements and Redis commands by time: ${statementsFile}`);
   if (profileDir) {
     console.log(`API and worker CPU profiles: ${profileDir}/ (open in Chrome DevTools → Performance, or speedscope)`);
     // The run's results are written by now: a profile that cannot be drawn costs only its graph.

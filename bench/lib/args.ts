@@ -11,6 +11,7 @@ export interface BenchArgs {
   sockets?: number;
   stored?: number;
   profile: boolean;
+  statements: boolean;
   out: string;
   help: boolean;
 }
@@ -28,6 +29,7 @@ scenarios: ceilings bulk-send read fleet app-fleet fleet-chaos sockets webhooks 
   --sockets N           idle sockets of the sockets scenario (default 10000)
   --stored N            store N messages (and their timelines), spread over five months, before the local server starts
   --profile             write V8 CPU profiles and flame graphs of the local API and worker (bench/results/profiles-<timestamp>/)
+  --statements          write the local Postgres's statements and Redis's commands and Lua scripts by time taken (bench/results/statements-<timestamp>.md)
   --out DIR             where result files go (default bench/results)`;
 
 const list = (v: string | undefined) =>
@@ -52,6 +54,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       sockets: { type: 'string' },
       stored: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      statements: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -74,6 +77,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     sockets: positive('sockets', values.sockets),
     stored: positive('stored', values.stored),
     profile: values.profile ?? false,
+    statements: values.statements ?? false,
     out: values.out ?? new URL('../results/', import.meta.url).pathname,
     help: values.help ?? false,
   };

@@ -12,6 +12,7 @@ import { collectCpuProfiles, cpuProfileFlags } from '../profile/process-profiles
 import { hafatraCommand, pinned, runHafatra, startChild, waitForHttp, waitForOutput, type Child } from './processes.js';
 import { createPhoneGroups, createTenants } from './local-fixtures.js';
 import { seedStoredMessages } from './stored-messages.js';
+import { POSTGRES_SETTINGS, startCounting, writeStatementsReport } from '../profile/statements.js';
 import type { Target } from './target.js';
 
 export interface LocalOptions {
@@ -21,6 +22,8 @@ export interface LocalOptions {
   apiCpu: number;
   /** Messages to store before the API starts (`--stored N`). */
   stored?: number;
+  /** Write what Postgres and Redis spent their time on to this file, on close (`--statements`). */
+  statementsFile?: string;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface LocalOptions {
 export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   const dataDir = await mkdtemp(join(tmpdir(), 'hafatra-bench-'));
   note(`local server: embedded Postgres and Redis in ${dataDir}`);
-  const services = await startEmbeddedServices({ dataDir });
+  const services = await startEmbeddedServices({ dataDir, ...(opts.statementsFile ? { postgresSettings: POSTGRES_SETTINGS } : {}) });
   const receiverCert = createDevCertificate({ names: DEFAULT_DEV_NAMES });
   const caFile = join(dataDir, 'receiver-ca.pem');
   await writeFile(caFile, receiverCert.cert);
@@ -54,6 +57,11 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   const close = async () => {
     for (const c of children.reverse()) await c.stop();
     if (opts.cpuProfileDir) await collectCpuProfiles(opts.cpuProfileDir).catch(() => undefined);
+    if (opts.statementsFile) {
+      await writeStatementsReport(services.databaseUrl, services.redisUrl, opts.statementsFile).catch((err: unknown) =>
+        note(`statements not written: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
     await closeContext(ctx).catch(() => undefined);
     await services.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -61,6 +69,8 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
   try {
     await runHafatra(['migrate'], env);
     const stored = opts.stored ? await seedStoredMessages(ctx, services.databaseUrl, opts.stored) : undefined;
+    // Counted from the API's start: the migrations and the stored messages are set-up.
+    if (opts.statementsFile) await startCounting(services.databaseUrl, services.redisUrl);
     const profile = (name: string) => (opts.cpuProfileDir ? cpuProfileFlags(opts.cpuProfileDir, name) : []);
     const apiProc = startChild(pinned(opts.apiCpu, [...hafatraCommand(profile('api')), 'api']), env, 'hafatra api');
     children.push(apiProc);

@@ -37,6 +37,8 @@ export interface EmbeddedServicesOptions {
   redisServerPath?: string;
   /** One-line progress messages for the user. Default: nothing. */
   log?: (line: string) => void;
+  /** Postgres settings beyond ours (postgres-server.ts), e.g. the bench's `--statements`. */
+  postgresSettings?: Record<string, string>;
 }
 
 export async function startEmbeddedServices(opts: EmbeddedServicesOptions): Promise<EmbeddedServices> {
@@ -63,7 +65,10 @@ export async function startEmbeddedServices(opts: EmbeddedServicesOptions): Prom
 async function startServers(dataDir: string, redisBinary: string, opts: EmbeddedServicesOptions, log: (line: string) => void): Promise<{ postgres: PostgresServer; redis: RedisServer }> {
   const runAs = await serviceUserIfRoot(log);
   const [postgresPort, redisPort] = await Promise.all([opts.postgresPort ?? pickFreePort(), opts.redisPort ?? pickFreePort()]);
-  const [postgres, redis] = await Promise.allSettled([startPostgres({ dataDir, port: postgresPort, runAs, log }), startRedis({ binary: redisBinary, dataDir, port: redisPort, runAs, log })]);
+  const [postgres, redis] = await Promise.allSettled([
+    startPostgres({ dataDir, port: postgresPort, runAs, log, ...(opts.postgresSettings ? { settings: opts.postgresSettings } : {}) }),
+    startRedis({ binary: redisBinary, dataDir, port: redisPort, runAs, log }),
+  ]);
   if (postgres.status === 'fulfilled' && redis.status === 'fulfilled') return { postgres: postgres.value, redis: redis.value };
   await stopAll([postgres, redis].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
   throw postgres.status === 'rejected' ? postgres.reason : (redis as PromiseRejectedResult).reason;

@@ -19,10 +19,12 @@ export interface PostgresServerOptions {
   port: number;
   runAs: RunAs | undefined;
   log: (line: string) => void;
+  /** Server settings added to (or overriding) ours, e.g. a bench's statistics extension. */
+  settings?: Record<string, string>;
 }
 
 /** Settings applied at every start, so existing clusters pick up changes too. */
-function serverSettings(port: number): string[] {
+function serverSettings(port: number, extra: Record<string, string> = {}): string[] {
   const settings: Record<string, string> = {
     port: String(port),
     listen_addresses: '127.0.0.1',
@@ -50,6 +52,7 @@ function serverSettings(port: number): string[] {
     // background writer and checkpointer already do: otherwise up to ~700 MB sat dirty in the
     // page cache and went out in bursts that commits waited behind (docs/decisions.md).
     backend_flush_after: '256kB',
+    ...extra,
   };
   return Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 }
@@ -66,7 +69,7 @@ export async function startPostgres(opts: PostgresServerOptions): Promise<Postgr
   const service = await startService({
     name: 'postgres',
     command: bins.postgres,
-    args: ['-D', clusterDir, ...serverSettings(opts.port)],
+    args: ['-D', clusterDir, ...serverSettings(opts.port, opts.settings)],
     logFile: join(opts.dataDir, 'postgres.log'),
     runAs: opts.runAs,
     env: { ...process.env, LC_ALL: 'C' },
