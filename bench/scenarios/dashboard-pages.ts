@@ -2,6 +2,7 @@ import pg from 'pg';
 import { runLoad, type LoadResult } from '../lib/load.js';
 import { NotAvailable, type Figure } from '../lib/results.js';
 import type { Scenario } from './scenario.js';
+import { tallySeededMessages } from '../target/seed-tallies.js';
 import { hashSecret } from '../../src/auth/api-key-secret.js';
 import { insertSession } from '../../src/auth/sql/insert-session.js';
 import { newId } from '../../src/ids/ids.js';
@@ -19,8 +20,8 @@ const DEVICES = 5;
 
 /**
  * Messages written straight to Postgres in one statement per 250,000 (the API would measure
- * sending): spread over the last 7 days, mostly delivered, over 5 phones and 50,000 recipients.
- * The tally trigger sees them like any insert.
+ * sending): spread over the last 7 days, mostly delivered, over 5 phones and 50,000 recipients,
+ * then tallied for the Overview as a send tallies its messages.
  */
 async function seed(db: pg.Pool, orgId: string, idPrefix: string, count: number, devices: string[]): Promise<void> {
   const CHUNK = 250_000;
@@ -45,6 +46,7 @@ async function seed(db: pg.Pool, orgId: string, idPrefix: string, count: number,
     await db.query('INSERT INTO message_recipients (org_id, to_number, message_id) SELECT org_id, to_number, id FROM messages WHERE org_id = $1', [orgId]);
     await db.query('ANALYZE message_recipients');
   }
+  await tallySeededMessages(db, orgId);
   await db.query('ANALYZE messages');
 }
 
@@ -136,7 +138,7 @@ export const dashboardPages: Scenario = {
         });
       }
     }
-    figures.push({ key: 'dashboard-pages.seedSeconds', label: `seeding ${rows.toLocaleString('en')} messages (SQL, with the tally trigger)`, value: seedSeconds, unit: 's' });
+    figures.push({ key: 'dashboard-pages.seedSeconds', label: `seeding ${rows.toLocaleString('en')} messages (SQL, with their tallies)`, value: seedSeconds, unit: 's' });
     return { figures, details };
   },
 };

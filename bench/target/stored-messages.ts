@@ -4,6 +4,7 @@ import { idFloor } from '../../src/ids/ids.js';
 import { note } from '../lib/progress.js';
 import { createTenantOrg, insertPhones } from './local-fixtures.js';
 import type { StoredMessages } from './target.js';
+import { tallySeededMessages } from './seed-tallies.js';
 
 const DAY_MS = 86_400_000;
 /** The stored messages are spread over this many months before the run, as an organization's history would be. */
@@ -17,7 +18,7 @@ const CHUNK = 500_000;
  * that a partitioned schema fills five monthly partitions as a deployment would have. The ids
  * are computed, `idFloor(time) + i` in 14 digits, so the read scenario can pick stored ids at
  * random without reading them back. One `INSERT … SELECT generate_series` per 500,000 messages
- * (and one for their timelines), two connections at once; the tally trigger sees them as any insert.
+ * (and one for their timelines), two connections at once; then tallied as a send tallies its messages.
  */
 export async function seedStoredMessages(ctx: AppContext, databaseUrl: string, count: number): Promise<StoredMessages> {
   const started = Date.now();
@@ -49,6 +50,7 @@ export async function seedStoredMessages(ctx: AppContext, databaseUrl: string, c
         }
       }),
     );
+    await tallySeededMessages(client, orgId);
     // As a deployment's stored messages would be: vacuumed (visibility map set, so that autovacuum
     // does not run through gigabytes during the measured runs) and analyzed.
     await client.query('VACUUM (ANALYZE) messages');

@@ -30,13 +30,22 @@ export interface BatchFields {
  * One statement for the whole batch, with each message's row in message_recipients (migration
  * 039). Only ids and recipients travel as arrays (UNNEST keeps the parameter count fixed at any
  * size); the shared fields are sent once, not 500 times. A recipient with a failureCode (an
- * opted-out number) is created failed with it, and never resent.
+ * opted-out number) is created failed with it, and never resent. The statement writes the
+ * messages' tally delta too, counted here (migration 040): no trigger counts inserted messages.
  */
 export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string; failureCode?: string }[]): Promise<void> {
+  const failed = recipients.reduce((n, r) => (r.failureCode ? n + 1 : n), 0);
+  const tally = [
+    [f.status, recipients.length - failed],
+    ['failed', failed],
+  ].filter(([, n]) => n !== 0);
   await db.query({
     name: 'insert-batch-messages',
     text: `WITH recipients AS (
        INSERT INTO message_recipients (org_id, to_number, message_id) SELECT $3, t.to_number, t.id FROM unnest($1::text[], $2::text[]) AS t(id, to_number)
+     ), tallied AS (
+       INSERT INTO message_tally_deltas (org_id, hour, status, delta)
+       SELECT $3, date_trunc('hour', $12::timestamptz, 'UTC'), s.status, s.n FROM unnest($20::text[], $21::int[]) AS s(status, n)
      )
      INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
        sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend,
@@ -65,6 +74,8 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       recipients.map((r) => r.failureCode ?? null),
       f.sendAt ?? null,
       f.ignoreSendWindows ?? false,
+      tally.map(([status]) => status),
+      tally.map(([, n]) => n),
     ],
   });
 }
