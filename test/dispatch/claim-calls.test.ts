@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { eventually, pairTestPhone, sendMessages, startPhoneTestApp, type PhoneTestApp, type TestPhone } from '../support/phones.js';
 import { loadLuaScripts } from '../../src/redis/scripts/lua-scripts.js';
 import type { Job } from '../../src/phone/protocol.js';
 import { syncDeviceState } from '../../src/dispatch-queue/device-state.js';
+import { monitorRedis } from '../support/redis-monitor.js';
 
 // Claim calls are the dispatch's most frequent Redis call: a phone asks only when work may wait
 // for it (src/dispatch/pusher.ts). Counted with MONITOR on the real Redis, by the claim script's sha.
 let app: PhoneTestApp;
-let watcher: Redis;
+let watcher: { close(): void };
 const claimSha = createHash('sha1').update(loadLuaScripts().get('claimJobs')!.lua).digest('hex');
 /** The claim script's call: EVALSHA by its sha, or EVAL of its text, which ioredis sends the first time on a connection (claimJobs is the one script of seven keys). */
 const isClaim = (a: string[]) => (a[0]?.toLowerCase() === 'evalsha' && a[1] === claimSha) || (a[0]?.toLowerCase() === 'eval' && a[2] === '7');
@@ -26,13 +26,10 @@ async function claimsOf(orgQueue: string): Promise<number> {
 
 beforeAll(async () => {
   app = await startPhoneTestApp();
-  // A plain connection: MONITOR is a command of one server, not of the project's client.
-  watcher = new Redis(app.ctx.config.redisUrl, { connectionName: 'claim-calls-monitor' });
-  const monitor = await watcher.monitor();
-  monitor.on('monitor', (_time: string, args: string[]) => calls.push(args));
+  watcher = await monitorRedis(app.ctx.config.redisUrl, (args) => calls.push(args));
 });
 afterAll(async () => {
-  watcher.disconnect();
+  watcher.close();
   await app.close();
 });
 
