@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { Redis as SingleRedis } from 'ioredis';
 import { signalRedisServer, startRedis, type RedisServer, type RedisServerOptions } from './redis-server.js';
@@ -37,12 +38,24 @@ export interface RedisClusterOptions extends Omit<RedisServerOptions, 'port' | '
   nodeTimeoutMs?: number;
 }
 
-/** A port whose cluster bus port (port + 10000) is free as well. */
+/**
+ * A port whose cluster bus port (port + 10000) is free as well, both below the kernel's range of
+ * ports for outgoing connections: one there, free when checked, was taken by a connection before
+ * the node bound it (CI: "bind: Address already in use" on a bus port).
+ */
 async function pickClusterPort(): Promise<number> {
+  const highest = Math.min(30_000, (await firstEphemeralPort()) - 10_001);
   for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = 10_000 + Math.floor(Math.random() * (highest - 10_000));
     if ((await isFree(port)) && (await isFree(port + 10_000))) return port;
   }
+}
+
+/** The first port Linux hands to outgoing connections (32768 by default, and where it cannot be read). */
+async function firstEphemeralPort(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const first = Number(range.trim().split(/\s+/)[0]);
+  return Number.isInteger(first) && first > 21_000 ? first : 32_768;
 }
 
 function isFree(port: number): Promise<boolean> {
