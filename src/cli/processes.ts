@@ -12,6 +12,7 @@ import { startMetricsListener, type MetricsListener } from '../metrics/metrics-l
 import { loadOrCreateLocalCa } from '../tls/local-ca.js';
 import { phoneReachableBase } from '../tls/lan-names.js';
 import { CA_PATH } from '../tls/ca-route.js';
+import { releaseHeapWhenQuiet } from '../memory/quiet-heap-release.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -52,6 +53,7 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
   // A stray rejected promise (a Redis command cut by a reconnect, say) is logged, not fatal:
   // Node would otherwise end the process with every phone socket and request in it.
   process.on('unhandledRejection', (err) => ctx.log.error({ err }, 'unhandled rejection'));
+  const heap = releaseHeapWhenQuiet(resolved.config.heapReleaseMb, ctx.log);
   let api: ApiServer | undefined;
   let workers: Workers | undefined;
   let metrics: MetricsListener | undefined;
@@ -93,6 +95,7 @@ export async function runProcess(role: Role, baseConfig: Config, io: CommandIo):
     io.err(`${signal}: shutting down`);
     return 0;
   } finally {
+    heap.stop();
     metrics?.close();
     await api?.close();
     await workers?.close();

@@ -79,6 +79,12 @@ export const processSettings = {
     kind: optionalInt(0, 65535),
     doc: 'Port on which `hafatra worker` serves `GET /metrics` (webhook deliveries and backlog, its pools, process metrics), with the same `HAFATRA_METRICS_TOKEN` rule. Empty: the worker serves none (the API serves `/metrics` on PORT; `hafatra start` has both in one process).',
   },
+  heapReleaseMb: {
+    env: 'HAFATRA_HEAP_RELEASE_MB',
+    default: '32',
+    kind: int(0, 65536),
+    doc: 'When a process has been quiet for a second (event loop busy under 10%) and V8 holds more than this many MB of old-generation heap it does not use, it collects once (a pause of ~10–40 ms) so that the memory of a burst goes back to the system, not minutes later. 0: off.',
+  },
   accessLog: {
     env: 'HAFATRA_ACCESS_LOG',
     default: 'true',
