@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { releaseHeapWhenQuiet, type HeapRelease } from '../../src/memory/quiet-heap-release.js';
 
-type Released = { ms: number; oldSpaceMb: [number, number] };
+type Released = { why: string; ms: number; oldSpaceMb: [number, number]; youngMb: [number, number] };
 
 /** A debug logger whose 'heap released while quiet' lines arrive as events. */
 function watchedLog() {
@@ -81,6 +81,25 @@ describe('releaseHeapWhenQuiet', () => {
     await expect(next(2_500)).rejects.toThrow('no release');
     expect(released).toHaveLength(1);
   });
+
+  it('lets V8 shrink the young generation once the process has stayed quiet', async () => {
+    const { log, released, next } = watchedLog();
+    release = releaseHeapWhenQuiet(16, log);
+    (await burst(60)).drop();
+    expect((await next(5_000)).why).toBe('old generation grew');
+    // An idle server still allocates a little (heartbeats, timers): V8 reads a rate of zero as unknown.
+    let sink: object[] = [];
+    const trickle = setInterval(() => (sink = Array.from({ length: 1_000 }, (_, i) => ({ i }))), 100);
+    try {
+      const young = await next(15_000);
+      expect(young.why).toBe('young generation idle');
+      expect(young.youngMb[1]).toBeLessThan(young.youngMb[0]);
+      expect(sink).toHaveLength(1_000);
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(released).toHaveLength(2);
+  }, 25_000);
 
   it('does nothing when set to 0', async () => {
     const { log, next } = watchedLog();
