@@ -21,15 +21,17 @@ function framesOf(svg: string): DrawnFrame[] {
   return [...svg.matchAll(re)].map((m) => ({ y: Number(m[1]), label: m[2]!, ms: Number(m[3]), x: Number(m[4]), width: Number(m[5]) }));
 }
 
-// Counted work, not a wall-clock wait: on a loaded machine a descheduled loop loses samples,
-// and one that waits on the clock then does less work than the other (1.29 seen in CI).
-// The warm-up call keeps spin()'s compilation out of heavyWork's share.
+// Counted work, four to one, each call timed by the script itself: the profiler samples the
+// wall clock, so on a loaded machine a call the kernel held back is drawn as wide as it lasted
+// (ratios of 1.29 and 8.4 seen in CI against a fixed 4). The warm-up call keeps spin()'s
+// compilation out of heavyWork's share.
 const SCRIPT = `
 function spin(n) { let x = 0; for (let i = 0; i < n; i++) x += Math.sqrt(x + i); return x; }
 function heavyWork() { return spin(60e6); }
 function lightWork() { return spin(15e6); }
 spin(1e6);
-heavyWork(); lightWork();
+const t0 = performance.now(); heavyWork(); const t1 = performance.now(); lightWork(); const t2 = performance.now();
+console.log(JSON.stringify({ heavy: t1 - t0, light: t2 - t1 }));
 setTimeout(() => {}, 300);
 `;
 
@@ -37,7 +39,8 @@ describe('flame graphs of --profile', () => {
   it('draws a real V8 profile with each function as wide as its time, idle left out', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'flame-'));
     await writeFile(join(dir, 'script.cjs'), SCRIPT);
-    await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=spin.cpuprofile', join(dir, 'script.cjs')]);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=spin.cpuprofile', join(dir, 'script.cjs')]);
+    const lasted = JSON.parse(stdout) as { heavy: number; light: number };
 
     const written = await writeFlameGraphs(dir);
     expect(written).toEqual([join(dir, 'spin.flame.svg')]);
@@ -48,9 +51,11 @@ describe('flame graphs of --profile', () => {
     expect(heavy).toBeDefined();
     expect(light).toBeDefined();
     expect(heavy!.label).toMatch(/script\.cjs:3$/);
-    // Four times the work, sampled: about four times as wide.
-    expect(heavy!.width / light!.width).toBeGreaterThan(2);
-    expect(heavy!.width / light!.width).toBeLessThan(6);
+    // Each as wide as it lasted (sampling every ~1 ms leaves a few percent either way).
+    const drawn = heavy!.width / light!.width;
+    expect(drawn).toBeGreaterThan((lasted.heavy / lasted.light) * 0.7);
+    expect(drawn).toBeLessThan((lasted.heavy / lasted.light) * 1.4);
+    expect(heavy!.width).toBeGreaterThan(light!.width);
     expect(heavy!.x).toBeLessThan(light!.x); // heaviest first
     // spin() is drawn on top of (above) its callers.
     const spinOverHeavy = frames.find((f) => f.label.startsWith('spin ') && f.x >= heavy!.x && f.x < heavy!.x + heavy!.width);

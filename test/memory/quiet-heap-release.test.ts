@@ -86,20 +86,21 @@ describe('releaseHeapWhenQuiet', () => {
     const { log, released, next } = watchedLog();
     release = releaseHeapWhenQuiet(16, log);
     (await burst(60)).drop();
-    expect((await next(5_000)).why).toBe('old generation grew');
     // An idle server still allocates a little (heartbeats, timers): V8 reads a rate of zero as unknown.
     let sink: object[] = [];
     const trickle = setInterval(() => (sink = Array.from({ length: 1_000 }, (_, i) => ({ i }))), 100);
     try {
-      const young = await next(15_000);
+      // The burst's old generation may go first, or V8 may have taken it back itself.
+      let young = await next(15_000);
+      if (young.why !== 'young generation idle') young = await next(15_000);
       expect(young.why).toBe('young generation idle');
       expect(young.youngMb[1]).toBeLessThan(young.youngMb[0]);
       expect(sink).toHaveLength(1_000);
     } finally {
       clearInterval(trickle);
     }
-    expect(released).toHaveLength(2);
-  }, 25_000);
+    expect(released.filter((r) => r.why === 'young generation idle')).toHaveLength(1);
+  }, 40_000);
 
   it('does nothing when set to 0', async () => {
     const { log, next } = watchedLog();
