@@ -39,9 +39,15 @@ async function runOne(s: Scenario, target: Target, settings: RunSettings): Promi
   }
 }
 
-async function openTarget(args: BenchArgs, settings: RunSettings, profileDir: string | undefined, statementsFile: string | undefined): Promise<Target> {
+async function openTarget(args: BenchArgs, settings: RunSettings, chosen: Scenario[], profileDir: string | undefined, statementsFile: string | undefined): Promise<Target> {
   if (args.url) return remoteTarget({ url: args.url, keys: args.keys, deviceTokensFile: args.deviceTokens });
-  return startLocalTarget({ apiCpu: settings.apiCpu, cpuProfileDir: profileDir, ...(args.stored ? { stored: args.stored } : {}), ...(statementsFile ? { statementsFile } : {}) });
+  return startLocalTarget({
+    apiCpu: settings.apiCpu,
+    cpuProfileDir: profileDir,
+    shortWithdrawalTimers: chosen.some((s) => s.name === 'fleet-chaos'),
+    ...(args.stored ? { stored: args.stored } : {}),
+    ...(statementsFile ? { statementsFile } : {}),
+  });
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -59,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
   const startedAt = new Date().toISOString();
   const profileDir = args.profile && !args.url ? join(args.out, `profiles-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
   const statementsFile = args.statements && !args.url ? join(args.out, `statements-${startedAt.replace(/[:.]/g, '-')}.md`) : undefined;
-  const target = await openTarget(args, settings, profileDir, statementsFile);
+  const target = await openTarget(args, settings, chosen, profileDir, statementsFile);
   const pinnedClient = target.kind === 'local' && pinSelf(settings.clientCpu);
   const results: ScenarioResult[] = [];
   try {
