@@ -48,9 +48,7 @@ export async function startLocalTarget(opts: LocalOptions): Promise<Target> {
     // it runs: the sweeps every 500 ms cost the other scenarios ten times production's sweep
     // queries (the silence sweep alone 5–15 ms of Postgres a call during the fleet), which
     // aa25be5's bench, older than fleet-chaos, never paid.
-    ...(opts.shortWithdrawalTimers
-      ? { HAFATRA_CLAIM_TIMEOUT_SECONDS: '5', HAFATRA_SILENT_PHONE_SECONDS: '3', HAFATRA_LIMIT_COOLDOWN_SECONDS: '5', HAFATRA_SWEEP_INTERVAL_MS: '500' }
-      : {}),
+    ...(opts.shortWithdrawalTimers ? { HAFATRA_CLAIM_TIMEOUT_SECONDS: '5', HAFATRA_SILENT_PHONE_SECONDS: '3', HAFATRA_LIMIT_COOLDOWN_SECONDS: '5', HAFATRA_SWEEP_INTERVAL_MS: '500' } : {}),
     HAFATRA_WEBHOOK_ALLOW_HOSTS: 'localhost,127.0.0.1',
     NODE_EXTRA_CA_CERTS: caFile,
   };
