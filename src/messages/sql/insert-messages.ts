@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { Message, MessageStatus } from '../message.js';
+import { textArray } from '../../db/array-params.js';
 
 /** What the messages of one send request share: everything but their id and recipient. */
 export interface BatchFields {
@@ -55,8 +56,8 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
        CASE WHEN t.failure_code IS NULL THEN $18::timestamptz END, $19
      FROM unnest($1::text[], $2::text[], $17::text[]) AS t(id, to_number, failure_code)`,
     values: [
-      recipients.map((r) => r.id),
-      recipients.map((r) => r.to),
+      textArray(recipients.map((r) => r.id)),
+      textArray(recipients.map((r) => r.to)),
       f.orgId,
       f.body,
       f.status,
@@ -71,7 +72,7 @@ export async function insertBatchMessages(db: Queryable, f: BatchFields, recipie
       f.priority,
       f.autoResendsLeft,
       f.autoResend,
-      recipients.map((r) => r.failureCode ?? null),
+      textArray(recipients.map((r) => r.failureCode)),
       f.sendAt ?? null,
       f.ignoreSendWindows ?? false,
       tally.map(([status]) => status),

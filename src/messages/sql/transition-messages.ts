@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { messageColumns, messageJsonSql, type MessageEvent, type MessageRow, type MessageStatus } from '../message.js';
 import { newIds } from '../../ids/ids.js';
+import { epochMsArray, numberArray, textArray } from '../../db/array-params.js';
 
 export interface Transition {
   id: string;
@@ -57,8 +58,9 @@ export interface TransitionOptions {
  */
 export function transitionStatement(shape: 'lean' | 'whole'): string {
   return `WITH t AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[])
-         AS t(id, allowed, to_status, at, code, device_id, sim, held_by, source, event_id)
+       SELECT id, allowed, to_status, to_timestamp(at_ms / 1000) AS at, code, device_id, sim, held_by, source, event_id
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[])
+         AS t(id, allowed, to_status, at_ms, code, device_id, sim, held_by, source, event_id)
      ), live AS MATERIALIZED (
        SELECT d.id FROM devices d WHERE $13 AND d.id = ANY($14::text[]) AND d.revoked_at IS NULL ORDER BY d.id FOR SHARE
      ), u AS (
@@ -115,20 +117,20 @@ export async function transitionMessages<R extends Changed | ChangedLean>(
     ...(shape === 'lean' ? { name: 'transitions-lean' } : {}),
     text: STATEMENTS[shape],
     values: [
-      col((t) => t.id),
-      col((t) => (t.from ?? allowedFrom[t.to]).join(',')),
-      col((t) => t.to),
-      col((t) => t.at),
-      col((t) => t.code ?? null),
-      col((t) => t.deviceId ?? null),
-      col((t) => t.simSubscriptionId ?? null),
-      col((t) => t.heldBy ?? null),
-      col((t) => t.source),
-      newIds('event', transitions.length),
+      textArray(col((t) => t.id)),
+      textArray(col((t) => (t.from ?? allowedFrom[t.to]).join(','))),
+      textArray(col((t) => t.to)),
+      epochMsArray(col((t) => t.at)),
+      textArray(col((t) => t.code)),
+      textArray(col((t) => t.deviceId)),
+      numberArray(col((t) => t.simSubscriptionId)),
+      textArray(col((t) => t.heldBy)),
+      textArray(col((t) => t.source)),
+      textArray(newIds('event', transitions.length)),
       now.toISOString(),
       now,
       opts.liveDevicesOnly === true,
-      opts.liveDevicesOnly ? [...new Set(transitions.map((t) => t.deviceId).filter((d): d is string => !!d))] : [],
+      textArray(opts.liveDevicesOnly ? [...new Set(transitions.map((t) => t.deviceId).filter((d): d is string => !!d))] : []),
     ],
   });
   return rows;

@@ -1,4 +1,5 @@
 import type { HotClient, HotDb } from '../../db/pool.js';
+import { epochMsArray, textArray } from '../../db/array-params.js';
 import { UNFINISHED_DELIVERY_STATUSES } from '../schemas.js';
 
 /** Everything one attempt needs, claimed in one query for a whole batch of deliveries. */
@@ -37,7 +38,8 @@ export interface Claim {
  */
 export const CLAIM_STATEMENT = `WITH claimed AS (
     UPDATE webhook_deliveries d SET leased_until = c.lease_until
-    FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS c(id, lease_until, due_by)
+    FROM (SELECT id, to_timestamp(lease_ms / 1000) AS lease_until, to_timestamp(due_ms / 1000) AS due_by
+          FROM unnest($1::text[], $2::float8[], $3::float8[]) AS r(id, lease_ms, due_ms)) c
     WHERE d.id = c.id AND d.status = ANY($4::text[])
       AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= c.due_by) AND (d.leased_until IS NULL OR d.leased_until <= c.due_by)
     RETURNING d.id, d.endpoint_id, d.attempts, d.event_id, d.event_type, d.leased_until
@@ -56,7 +58,7 @@ export async function claimDeliveryRows(hot: HotDb | HotClient, claims: Claim[])
   const { rows } = await hot.query<DeliveryWork>({
     name: 'webhook-claim',
     text: CLAIM_STATEMENT,
-    values: [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseUntil), claims.map((c) => c.dueBy), UNFINISHED_DELIVERY_STATUSES],
+    values: [textArray(claims.map((c) => c.deliveryId)), epochMsArray(claims.map((c) => c.leaseUntil)), epochMsArray(claims.map((c) => c.dueBy)), UNFINISHED_DELIVERY_STATUSES],
   });
   return rows;
 }

@@ -1,4 +1,5 @@
 import type { HotClient } from '../../db/pool.js';
+import { epochMsArray, numberArray, textArray } from '../../db/array-params.js';
 import { UNFINISHED_DELIVERY_STATUSES } from '../schemas.js';
 import type { AttemptOutcome } from '../worker/schedule.js';
 
@@ -28,8 +29,10 @@ export const RECORD_DELIVERIES_STATEMENT = `UPDATE webhook_deliveries d SET stat
     attempt_log = CASE WHEN jsonb_array_length(d.attempt_log) >= ${ATTEMPTS_KEPT} THEN d.attempt_log - 0 ELSE d.attempt_log END
       || jsonb_build_array(jsonb_build_object('number', d.attempts + 1, 'startedAt', u.started,
            'durationMs', (extract(epoch FROM u.finished - u.started) * 1000)::int, 'statusCode', u.code, 'responseExcerpt', u.excerpt, 'error', u.error))
-  FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $9::text[])
-    AS u(id, status, code, error, started, next, finished, excerpt)
+  FROM (SELECT id, status, code, error, to_timestamp(started_ms / 1000) AS started, to_timestamp(next_ms / 1000) AS next,
+          to_timestamp(finished_ms / 1000) AS finished, excerpt
+        FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $9::text[])
+          AS r(id, status, code, error, started_ms, next_ms, finished_ms, excerpt)) u
   WHERE d.id = u.id AND d.status = ANY($8::text[])`;
 
 /** The attempts' outcomes on their deliveries, prepared, one statement for the batch. */
@@ -38,15 +41,15 @@ export async function recordDeliveryRows(tx: HotClient, records: AttemptRecord[]
     name: 'webhook-record-deliveries',
     text: RECORD_DELIVERIES_STATEMENT,
     values: [
-      records.map((r) => r.deliveryId),
-      records.map((r) => r.status),
-      records.map((r) => r.statusCode),
-      records.map((r) => r.error),
-      records.map((r) => r.startedAt),
-      records.map((r) => r.nextAttemptAt),
-      records.map((r) => r.finishedAt),
+      textArray(records.map((r) => r.deliveryId)),
+      textArray(records.map((r) => r.status)),
+      numberArray(records.map((r) => r.statusCode)),
+      textArray(records.map((r) => r.error)),
+      epochMsArray(records.map((r) => r.startedAt)),
+      epochMsArray(records.map((r) => r.nextAttemptAt)),
+      epochMsArray(records.map((r) => r.finishedAt)),
       UNFINISHED_DELIVERY_STATUSES,
-      records.map((r) => r.responseExcerpt),
+      textArray(records.map((r) => r.responseExcerpt)),
     ],
   });
 }
