@@ -7,12 +7,14 @@ import { findOrganization } from '../orgs/sql/find-organization.js';
 import { assertCanSend } from '../devices/eligibility.js';
 import { admitSend, SEND_TIMING, type Admission } from './admission.js';
 import { normalizeRecipients } from '../messages/recipients.js';
-import { insertBatchMessages } from '../messages/sql/insert-messages.js';
-import { insertBatch } from '../messages/sql/insert-batch.js';
+import { insertBatchMessages, insertBatchWithMessages } from '../messages/sql/insert-messages.js';
+import { expireIdempotencyKey, insertBatch } from '../messages/sql/insert-batch.js';
 import { findBatchByKey } from '../messages/sql/find-batch-by-key.js';
 import { markBatchesDispatched } from '../messages/sql/mark-batches-dispatched.js';
 import { selectMessagesByBatch } from '../messages/sql/select-messages-by-batch.js';
 import { recordEvents } from '../events/record-events.js';
+import { subscribedTypes } from '../events/sql/select-subscribed-types.js';
+import { readAhead, unwrap } from './read-ahead.js';
 import { toMessage } from '../messages/message.js';
 import { acceptedMessagesJson } from '../messages/accepted-json.js';
 import type { SendRequest, SendResult } from './send-request.js';
@@ -85,6 +87,10 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
   const org = await findOrganization(ctx.db, orgId);
   if (!org) throw errors.unauthorized();
   const recipients = normalizeRecipients(body.to, org.defaultCountry);
+  // Read beside the opt-outs (a round trip each, not one after the other), used in their turn
+  // below; a request refused before then ignores them.
+  const canSend = readAhead(assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId }));
+  const subscribed = readAhead(subscribedTypes(ctx.db, orgId));
   // Opted-out recipients are created failed (opted_out): not counted, not queued, no phone needed.
   const { optedOut, sendable } = await splitOptedOut(ctx.db, orgId, recipients, body.optOutReply === 'stop');
   const sendAt = dueTime(body.sendAt, ctx.clock.now());
@@ -113,9 +119,9 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
       await admission.release('batch-exists');
       return answered(replay);
     }
-    if (sendable > 0) await assertCanSend(ctx.db, { orgId, deviceId: body.deviceId, simSubscriptionId: body.simSubscriptionId });
+    if (sendable > 0) unwrap(await canSend);
     const batch = prepareBatch(ctx, { orgId, autoResendAttempts: org.autoResendAttempts }, body, recipients, batchId, { optedOut, sendAt });
-    if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt))) {
+    if (!(await commitBatch(ctx, batch, hash, idempotencyKey, admission.admittedAt, unwrap(await subscribed)))) {
       // Another request with this key committed first (one that took the key over, or the slow one it took over from).
       const replay = await replayFromPostgres(ctx, orgId, idempotencyKey!, hash);
       await admission.release('batch-exists');
@@ -134,13 +140,20 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
  * idempotency key already has a batch. Rolled back when it reaches its end past the commit
  * deadline: the reconciler may then be refunding its reservation as the count of a dead request.
  */
-async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, idempotencyKey: string | undefined, admittedAt: number): Promise<boolean> {
+async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, idempotencyKey: string | undefined, admittedAt: number, subscribed: ReadonlySet<string>): Promise<boolean> {
   const { fields } = batch;
   return inTransaction(ctx.db, async (tx) => {
     const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
-    if (!(await insertBatch(tx, row))) return false;
-    if (fields.autoResend && !(await claimAutoResend(tx, fields.resendOfId!))) throw new AutoResendMadeAlready(fields.resendOfId!);
-    await insertBatchMessages(tx, fields, batch.recipients);
+    if (fields.autoResend) {
+      // The resend is claimed between the batch row and its messages: a second resend of the
+      // message meets AutoResendMadeAlready, not the unique index its messages would break.
+      if (!(await insertBatch(tx, row))) return false;
+      if (!(await claimAutoResend(tx, fields.resendOfId!))) throw new AutoResendMadeAlready(fields.resendOfId!);
+      await insertBatchMessages(tx, fields, batch.recipients);
+    } else {
+      if (row.idempotencyKey !== null) await expireIdempotencyKey(tx, row.orgId, row.idempotencyKey);
+      if (!(await insertBatchWithMessages(tx, fields, row, batch.recipients))) return false;
+    }
     // API sends leave their creation entry implied (timelineOf); a member's is written, to name
     // them, and an automatic resend's, to say so (source system, code auto_resend).
     const optedOut = await recordOptedOutCreation(tx, batch.recipients, batch.creation?.source ?? 'api', fields.createdAt);
@@ -155,7 +168,7 @@ async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, 
     }
     // The spec has no event for `accepted`: a scheduled message's `message.queued` comes when it is due.
     const events = batch.messages.filter((m) => m.status !== 'accepted').map((m) => ({ type: m.status === 'failed' ? ('message.failed' as const) : ('message.queued' as const), data: () => m }));
-    if (events.length > 0) await recordEvents(tx, fields.orgId, events);
+    if (events.length > 0) await recordEvents(tx, fields.orgId, events, subscribed);
     const elapsedMs = ctx.clock.now() - admittedAt;
     if (elapsedMs > SEND_TIMING.commitDeadlineMs) throw new Error(`send reached its commit ${elapsedMs} ms after admission; rolled back`);
     return true;
