@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { newIds } from '../../ids/ids.js';
+import { epochMsArray, numberArray, textArray } from '../../db/array-params.js';
 import type { InboundDevice } from '../inbound-device.js';
 
 /** A received SMS ready to become one incoming_messages row (a single SMS or joined parts). */
@@ -16,21 +17,22 @@ export async function insertIncomingMessages(tx: Queryable, device: InboundDevic
   const { rows } = await tx.query<{ id: string; client_id: string }>(
     `INSERT INTO incoming_messages (id, org_id, device_id, client_id, from_number, body, sim_subscription_id, received_at, retention_expires_at)
      SELECT t.id, $2, $3, t.client_id, t.from_number, t.body, t.sim, t.received_at, t.received_at + make_interval(days => $4::int)
-     FROM unnest($1::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::timestamptz[])
-       AS t(id, client_id, from_number, body, sim, received_at)
+     FROM (SELECT id, client_id, from_number, body, sim, to_timestamp(received_ms / 1000) AS received_at
+           FROM unnest($1::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::float8[])
+             AS r(id, client_id, from_number, body, sim, received_ms)) t
      ORDER BY t.id
      ON CONFLICT (device_id, client_id) DO NOTHING
      RETURNING id, client_id`,
     [
-      newIds('incoming', unique.length),
+      textArray(newIds('incoming', unique.length)),
       device.orgId,
       device.id,
       device.retentionDays,
-      unique.map((m) => m.clientId),
-      unique.map((m) => m.from),
-      unique.map((m) => m.body),
-      unique.map((m) => m.simSubscriptionId),
-      unique.map((m) => m.receivedAt),
+      textArray(unique.map((m) => m.clientId)),
+      textArray(unique.map((m) => m.from)),
+      textArray(unique.map((m) => m.body)),
+      numberArray(unique.map((m) => m.simSubscriptionId)),
+      epochMsArray(unique.map((m) => m.receivedAt)),
     ],
   );
   return rows;
