@@ -211,3 +211,68 @@ describe.each([1280, 390])('at %i px', (width) => {
     await fresh.close();
   });
 });
+
+describe('a send whose phone finishes before its answer is shown', () => {
+  let orgId: string;
+  let context: BrowserContext;
+  let page: Page;
+  let go: (path: string, title: string | RegExp) => Promise<void>;
+  const teardown: (() => Promise<void>)[] = [];
+  const onTeardown = (f: () => Promise<void>) => teardown.push(f);
+
+  beforeAll(async () => {
+    ({
+      org: { id: orgId },
+    } = await app.createOrg({ defaultCountry: 'MG' }));
+    const owner = await signedInMember(app, orgId, 'owner');
+    ({ context, page, go } = await signedInPage(browser, app.url, owner.cookie, { width: 1280 }));
+  });
+  afterAll(async () => {
+    await Promise.all(teardown.map((f) => f()));
+    await context?.close();
+  });
+
+  it("shows a send's final statuses when its phone finished before the send's answer reached the page", async () => {
+    const paired = await DeviceClient.pair(app.url, { code: (await createPairingCode(app.ctx, orgId)).code, name: 'Quick phone' });
+    const quick = new SimulatedPhone({ baseUrl: app.url, token: paired.token, latencyMs: 10, deliveryDelayMs: 10, failureRate: 0, deliveryRate: 1, heartbeatIntervalMs: 0 });
+    await quick.start(10_000);
+    onTeardown(() => quick.stop());
+    // The live feed's frames, counted as the page receives them.
+    let hello = false;
+    let messageFrames = 0;
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => {
+        const type = (JSON.parse(String(f.payload)) as { type: string }).type;
+        if (type === 'hello') hello = true;
+        if (type === 'messages') messageFrames += 1;
+      }),
+    );
+    // The send's answer is held until the phone has delivered every message and the live feed
+    // has told the page so: every change it tells comes before the page knows the batch.
+    const statuses = async (ids: string[]) => (await app.ctx.db.query<{ status: string }>('SELECT status FROM messages WHERE id = ANY($1::text[])', [ids])).rows.map((r) => r.status);
+    await page.route('**/v1/messages', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const response = await route.fetch();
+      const ids = ((await response.json()) as { messages: { id: string }[] }).messages.map((m) => m.id);
+      await expect.poll(() => statuses(ids), { timeout: 15_000 }).toEqual(['delivered', 'delivered']);
+      // The feed looks once a second: its frame for the last change comes within two looks,
+      // unless it came already, between that change and this check.
+      const framesAtDelivery = messageFrames;
+      const deadline = Date.now() + 2_500;
+      while (messageFrames === framesAtDelivery && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await route.fulfill({ response });
+    });
+    try {
+      // The page's live feed is up (its hello came) before the send, as on a page open for a while.
+      await go('/send', 'Send messages');
+      await expect.poll(() => hello).toBe(true);
+      await page.getByLabel('Recipients').fill('034 55 555 51\n034 55 555 52');
+      await page.getByLabel('Message', { exact: true }).fill('Quick');
+      await page.getByLabel('Phone', { exact: true }).selectOption(paired.deviceId);
+      await page.locator('form button[type="submit"]').click();
+      await expect.poll(() => page.locator('.progress-list [data-status="delivered"]').count(), { timeout: 10_000 }).toBe(2);
+    } finally {
+      await page.unroute('**/v1/messages');
+    }
+  });
+});

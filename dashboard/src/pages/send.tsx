@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { measureSms } from '../../../src/messages/encoding.ts';
 import { api } from '../api';
 import { parseCsv } from '../csv';
@@ -31,6 +31,9 @@ export function Send() {
   const [sendAt, setSendAt] = useState('');
   const [validFor, setValidFor] = useState('');
   const [sent, setSent] = useState<Sent[] | null>(null);
+  // The batch's messages as soon as their answers come, before the list is drawn again: the live
+  // feed's changes read their statuses from here.
+  const sentNow = useRef<Sent[] | null>(null);
   const [busy, setBusy] = useState(false);
   // Off: each number once, however many lines name it; refused lines stop the send until left out.
   const [keepDuplicates, setKeepDuplicates] = useState(false);
@@ -67,28 +70,33 @@ export function Send() {
   const blocked = bad.length > 0 && !skipRefused;
   const device = devices.find((d) => d.id === deviceId);
 
-  const refresh = async () => {
-    if (!sent) return;
-    const byId = new Map<string, Sent>(sent.map((s) => [s.id, s]));
-    // A message in a final status changes no more: only the others are asked again.
-    const open = sent.filter((s) => !TERMINAL_STATUSES.has(s.status));
+  // The statuses of these messages, read again; a message in a final status changes no more, so
+  // only the others are asked, and an answer read before another never takes one back from final.
+  const refreshOf = async (list: Sent[]) => {
+    const open = list.filter((s) => !TERMINAL_STATUSES.has(s.status));
+    const latest = new Map<string, Message['status']>();
     for (let i = 0; i < open.length; i += CHUNK) {
       const ids = open
         .slice(i, i + CHUNK)
         .map((s) => s.id)
         .join(',');
       const r = await api.get<{ messages: Pick<Message, 'id' | 'status'>[] }>('/dashboard/v1/messages/statuses', { ids });
-      for (const m of r.messages) byId.set(m.id, { ...byId.get(m.id)!, status: m.status });
+      for (const m of r.messages) latest.set(m.id, m.status);
     }
-    setSent([...byId.values()]);
+    setSent((current) => {
+      const next = current?.map((s) => (TERMINAL_STATUSES.has(s.status) || !latest.has(s.id) ? s : { ...s, status: latest.get(s.id)! })) ?? current;
+      sentNow.current = next;
+      return next;
+    });
   };
-  useLive('messages', () => void refresh().catch(() => undefined));
+  useLive('messages', () => void (sentNow.current && refreshOf(sentNow.current).catch(() => undefined)));
 
   const send = async (e: Event) => {
     e.preventDefault();
     if (blocked) return notify.error(`${bad.length} recipient${bad.length > 1 ? 's are' : ' is'} not a phone number: fix or remove ${bad.length > 1 ? 'them' : 'it'} first.`);
     setBusy(true);
     setSent([]);
+    sentNow.current = [];
     const batch = `dash-${crypto.randomUUID()}`;
     const out: Sent[] = [];
     try {
@@ -102,7 +110,11 @@ export function Send() {
         const r = await api.post<{ messages: Sent[] }>('/v1/messages', req, { 'idempotency-key': `${batch}-${i / CHUNK}` });
         out.push(...r.messages);
         setSent([...out]);
+        sentNow.current = [...out];
       }
+      // Read once now: on a fast phone the live feed's changes can all come before the answers
+      // above are shown, and none would come after to move the list on.
+      void refreshOf(out).catch(() => undefined);
       notify.success(`${out.length} message${out.length > 1 ? 's' : ''} ${sendAt ? `scheduled for ${new Date(sendAt).toLocaleString()}` : 'accepted for sending'}.`);
     } catch (err) {
       notify.error(err);
