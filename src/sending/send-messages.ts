@@ -7,8 +7,8 @@ import { findOrganization } from '../orgs/sql/find-organization.js';
 import { assertCanSend } from '../devices/eligibility.js';
 import { admitSend, SEND_TIMING, type Admission } from './admission.js';
 import { normalizeRecipients } from '../messages/recipients.js';
-import { insertBatchMessages, insertBatchWithMessages } from '../messages/sql/insert-messages.js';
-import { expireIdempotencyKey, insertBatch } from '../messages/sql/insert-batch.js';
+import { insertBatchWithMessages } from '../messages/sql/insert-messages.js';
+import { expireIdempotencyKey } from '../messages/sql/expire-idempotency-key.js';
 import { findBatchByKey } from '../messages/sql/find-batch-by-key.js';
 import { markBatchesDispatched } from '../messages/sql/mark-batches-dispatched.js';
 import { selectMessagesByBatch } from '../messages/sql/select-messages-by-batch.js';
@@ -143,17 +143,11 @@ export async function admitAndCommit(ctx: AppContext, orgId: string, body: SendR
 async function commitBatch(ctx: AppContext, batch: PreparedBatch, hash: string, idempotencyKey: string | undefined, admittedAt: number, subscribed: ReadonlySet<string>): Promise<boolean> {
   const { fields } = batch;
   return inTransaction(ctx.db, async (tx) => {
-    const row = { id: fields.batchId, orgId: fields.orgId, idempotencyKey: idempotencyKey ?? null, requestHash: hash, count: batch.recipients.length };
-    if (fields.autoResend) {
-      // The resend is claimed between the batch row and its messages: a second resend of the
-      // message meets AutoResendMadeAlready, not the unique index its messages would break.
-      if (!(await insertBatch(tx, row))) return false;
-      if (!(await claimAutoResend(tx, fields.resendOfId!))) throw new AutoResendMadeAlready(fields.resendOfId!);
-      await insertBatchMessages(tx, fields, batch.recipients);
-    } else {
-      if (row.idempotencyKey !== null) await expireIdempotencyKey(tx, row.orgId, row.idempotencyKey);
-      if (!(await insertBatchWithMessages(tx, fields, row, batch.recipients))) return false;
-    }
+    if (idempotencyKey !== undefined) await expireIdempotencyKey(tx, fields.orgId, idempotencyKey);
+    // An automatic resend (made without an idempotency key, so its batch row is always written)
+    // takes its right first: a second maker waits on the failed message's row, then gets false.
+    if (fields.autoResend && !(await claimAutoResend(tx, fields.resendOfId!))) throw new AutoResendMadeAlready(fields.resendOfId!);
+    if (!(await insertBatchWithMessages(tx, fields, { idempotencyKey: idempotencyKey ?? null, requestHash: hash }, batch.recipients))) return false;
     // API sends leave their creation entry implied (timelineOf); a member's is written, to name
     // them, and an automatic resend's, to say so (source system, code auto_resend).
     const optedOut = await recordOptedOutCreation(tx, batch.recipients, batch.creation?.source ?? 'api', fields.createdAt);

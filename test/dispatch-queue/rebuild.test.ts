@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { newIds } from '../../src/ids/ids.js';
-import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
+import { insertBatchWithMessages } from '../../src/messages/sql/insert-messages.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { migrationsDir } from '../../src/package/paths.js';
@@ -27,8 +27,7 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
   const createdAt = new Date(Date.now() - ageMs);
   const ids = newIds('message', count);
   const batchId = newIds('batch', 1)[0]!;
-  await app.ctx.db.query(`INSERT INTO batches (id, org_id, request_hash, message_count, created_at, dispatched_at) VALUES ($1, $2, 'h', $3, $4, $4)`, [batchId, orgId, count, createdAt]);
-  await insertBatchMessages(
+  await insertBatchWithMessages(
     app.ctx.db,
     {
       orgId,
@@ -46,8 +45,10 @@ async function insertAccepted(count: number, ageMs: number, pinned: string | nul
       createdAt,
       expiresAt: new Date(createdAt.getTime() + 86_400_000),
     },
+    { idempotencyKey: null, requestHash: 'h' },
     ids.map((id) => ({ id, to: '+261341234567' })),
   );
+  await app.ctx.db.query('UPDATE batches SET created_at = $2, dispatched_at = $2 WHERE id = $1', [batchId, createdAt]);
   return ids;
 }
 const statuses = async (ids: string[]) => (await app.ctx.db.query('SELECT status FROM messages WHERE id = ANY($1) ORDER BY id', [ids])).rows.map((r) => r.status);

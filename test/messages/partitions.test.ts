@@ -4,7 +4,7 @@ import { withDatabaseBefore } from '../support/database-before-migration.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { idFloor, newId } from '../../src/ids/ids.js';
-import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
+import { insertBatchWithMessages } from '../../src/messages/sql/insert-messages.js';
 import { writeReports } from '../../src/dispatch/status-reports.js';
 import { resendFailed } from '../../src/sending/auto-resend/resend-failures.js';
 import { createPartitions } from '../../src/messages/partitions/sql/create-partitions.js';
@@ -46,14 +46,8 @@ async function insertAt(orgId: string, at: Date, fields: { status?: 'queued' | '
   const id = idFloor('message', at.getTime()) + newId('message').slice(-14);
   const batchId = newId('batch');
   const status = fields.status ?? 'queued';
-  await app.ctx.db.query(`INSERT INTO batches (id, org_id, request_hash, message_count, created_at, dispatched_at) VALUES ($1, $2, 'h', 1, $3, $4)`, [
-    batchId,
-    orgId,
-    at,
-    status === 'queued' ? null : at,
-  ]);
   const expiresAt = new Date(Date.now() + 86_400_000);
-  await insertBatchMessages(
+  await insertBatchWithMessages(
     app.ctx.db,
     {
       orgId,
@@ -71,8 +65,10 @@ async function insertAt(orgId: string, at: Date, fields: { status?: 'queued' | '
       createdAt: at,
       expiresAt,
     },
+    { idempotencyKey: null, requestHash: 'h' },
     [{ id, to: '+261341234567', ...(status === 'failed' ? { failureCode: 'no_service' } : {}) }],
   );
+  await app.ctx.db.query('UPDATE batches SET created_at = $2, dispatched_at = $3 WHERE id = $1', [batchId, at, status === 'queued' ? null : at]);
   // A recipient written failed is an opted-out one, never resent: a failure worth a resend is set here.
   if (fields.autoResendsLeft) await app.ctx.db.query('UPDATE messages SET auto_resends_left = $2 WHERE id = $1', [id, fields.autoResendsLeft]);
   if (status !== 'queued') await app.ctx.db.query(`INSERT INTO message_events (message_id, from_status, to_status, source, at) VALUES ($1, 'sent', $2, 'device', $3)`, [id, status, at]);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { insertTestDevice } from '../support/devices.js';
 import { tallySince } from '../../src/overview/sql/select-tally-since.js';
-import { insertBatchMessages } from '../../src/messages/sql/insert-messages.js';
+import { insertBatchWithMessages } from '../../src/messages/sql/insert-messages.js';
+import { newId } from '../../src/ids/ids.js';
 
 // The Overview counts messages from tallies (docs/dashboard-api.md); since migration 040 a send's
 // own statement writes the tally of the messages it creates, with no insert trigger.
@@ -37,7 +38,6 @@ describe("a send's tally of its messages", () => {
     expect(await tallied(org.id)).toEqual(await counted(org.id));
 
     // A statement that fails (an id taken already) writes neither messages nor their tally.
-    const row = (await app.ctx.db.query('SELECT batch_id FROM messages WHERE id = $1', [sent.body.messages[1].id])).rows[0];
     const fields = {
       orgId: org.id,
       body: 'again',
@@ -46,7 +46,7 @@ describe("a send's tally of its messages", () => {
       encoding: 'gsm7' as const,
       requestedDeviceId: null,
       simSubscriptionId: null,
-      batchId: row.batch_id,
+      batchId: newId('batch'),
       resendOfId: null,
       priority: 0,
       autoResendsLeft: 0,
@@ -54,7 +54,9 @@ describe("a send's tally of its messages", () => {
       createdAt: new Date(),
       expiresAt: new Date(Date.now() + 3_600_000),
     };
-    await expect(insertBatchMessages(app.ctx.db, fields, [{ id: sent.body.messages[1].id, to: '+261341110002' }])).rejects.toThrow(/duplicate key/);
+    await expect(insertBatchWithMessages(app.ctx.db, fields, { idempotencyKey: null, requestHash: 'h' }, [{ id: sent.body.messages[1].id, to: '+261341110002' }])).rejects.toThrow(
+      /duplicate key value violates unique constraint "messages_/,
+    );
     expect(await tallied(org.id)).toEqual({ queued: 1, cancelled: 1, failed: 1 });
   });
 });

@@ -34,25 +34,21 @@ export interface BatchRow {
 }
 
 /**
- * The messages' statement, and with `batchRow` the batch row first (its id is the fields'
- * batchId): the messages are written only when that row is, so an idempotency key that already
- * has a batch writes nothing. Ids and recipients travel as arrays (UNNEST keeps the parameter
- * count fixed at any size); the shared fields are sent once, not 500 times.
+ * The batch row first (its id is the fields' batchId), then its messages, written only when that
+ * row is: an idempotency key that already has a batch writes nothing. Ids and recipients travel
+ * as arrays (UNNEST keeps the parameter count fixed at any size); the shared fields are sent
+ * once, not 500 times.
  */
-function statement(batchRow: boolean): string {
-  const gate = batchRow ? ' WHERE EXISTS (SELECT 1 FROM b)' : '';
-  return `WITH ${
-    batchRow
-      ? `b AS (
+const STATEMENT = `WITH b AS (
        INSERT INTO batches (id, org_id, idempotency_key, request_hash, message_count) VALUES ($10, $3, $22, $23, $24)
        ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id
-     ), `
-      : ''
-  }recipients AS (
-       INSERT INTO message_recipients (org_id, to_number, message_id) SELECT $3, t.to_number, t.id FROM unnest($1::text[], $2::text[]) AS t(id, to_number)${gate}
+     ), recipients AS (
+       INSERT INTO message_recipients (org_id, to_number, message_id) SELECT $3, t.to_number, t.id FROM unnest($1::text[], $2::text[]) AS t(id, to_number)
+       WHERE EXISTS (SELECT 1 FROM b)
      ), tallied AS (
        INSERT INTO message_tally_deltas (org_id, hour, status, delta)
-       SELECT $3, date_trunc('hour', $12::timestamptz, 'UTC'), s.status, s.n FROM unnest($20::text[], $21::int[]) AS s(status, n)${gate}
+       SELECT $3, date_trunc('hour', $12::timestamptz, 'UTC'), s.status, s.n FROM unnest($20::text[], $21::int[]) AS s(status, n)
+       WHERE EXISTS (SELECT 1 FROM b)
      ), written AS (
      INSERT INTO messages (id, org_id, to_number, body, status, segments, encoding, requested_device_id,
        sim_subscription_id, batch_id, resend_of_id, created_at, updated_at, expires_at, priority, auto_resends_left, auto_resend,
@@ -60,65 +56,54 @@ function statement(batchRow: boolean): string {
      SELECT t.id, $3, t.to_number, $4, CASE WHEN t.failure_code IS NULL THEN $5 ELSE 'failed' END, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14,
        CASE WHEN t.failure_code IS NULL THEN $15 ELSE 0 END, $16, t.failure_code, CASE WHEN t.failure_code IS NULL THEN NULL ELSE $12::timestamptz END,
        CASE WHEN t.failure_code IS NULL THEN $18::timestamptz END, $19
-     FROM unnest($1::text[], $2::text[], $17::text[]) AS t(id, to_number, failure_code)${gate}
+     FROM unnest($1::text[], $2::text[], $17::text[]) AS t(id, to_number, failure_code)
+     WHERE EXISTS (SELECT 1 FROM b)
      )
-     SELECT ${batchRow ? 'EXISTS (SELECT 1 FROM b)' : 'true'} AS written`;
-}
+     SELECT EXISTS (SELECT 1 FROM b) AS written`;
 
-function values(f: BatchFields, recipients: { id: string; to: string; failureCode?: string }[]): unknown[] {
+/**
+ * One statement for a send: its batch row, its messages and each message's row in
+ * message_recipients (migration 039). A recipient with a failureCode (an opted-out number) is
+ * created failed with it, and never resent. The statement writes the messages' tally delta too,
+ * counted here (migration 040): no trigger counts inserted messages. False, with nothing written,
+ * when the idempotency key already has a batch (expire the key's old batch first:
+ * expireIdempotencyKey).
+ */
+export async function insertBatchWithMessages(db: Queryable, f: BatchFields, row: BatchRow, recipients: { id: string; to: string; failureCode?: string }[]): Promise<boolean> {
   const failed = recipients.reduce((n, r) => (r.failureCode ? n + 1 : n), 0);
   const tally = [
     [f.status, recipients.length - failed],
     ['failed', failed],
   ].filter(([, n]) => n !== 0);
-  return [
-    textArray(recipients.map((r) => r.id)),
-    textArray(recipients.map((r) => r.to)),
-    f.orgId,
-    f.body,
-    f.status,
-    f.segments,
-    f.encoding,
-    f.requestedDeviceId,
-    f.simSubscriptionId,
-    f.batchId,
-    f.resendOfId,
-    f.createdAt,
-    f.expiresAt,
-    f.priority,
-    f.autoResendsLeft,
-    f.autoResend,
-    textArray(recipients.map((r) => r.failureCode)),
-    f.sendAt ?? null,
-    f.ignoreSendWindows ?? false,
-    tally.map(([status]) => status),
-    tally.map(([, n]) => n),
-  ];
-}
-
-const MESSAGES_ONLY = statement(false);
-const WITH_BATCH_ROW = statement(true);
-
-/**
- * One statement for the whole batch's messages, with each message's row in message_recipients
- * (migration 039). A recipient with a failureCode (an opted-out number) is created failed with
- * it, and never resent. The statement writes the messages' tally delta too, counted here
- * (migration 040): no trigger counts inserted messages.
- */
-export async function insertBatchMessages(db: Queryable, f: BatchFields, recipients: { id: string; to: string; failureCode?: string }[]): Promise<void> {
-  await db.query({ name: 'insert-batch-messages', text: MESSAGES_ONLY, values: values(f, recipients) });
-}
-
-/**
- * insertBatchMessages with the batch row (insertBatch's) in the same statement: one round trip
- * in the send's transaction where there were two. False, with nothing written, when the
- * idempotency key already has a batch (expire the key's old batch first: expireIdempotencyKey).
- */
-export async function insertBatchWithMessages(db: Queryable, f: BatchFields, row: BatchRow, recipients: { id: string; to: string; failureCode?: string }[]): Promise<boolean> {
   const { rows } = await db.query<{ written: boolean }>({
     name: 'insert-batch-with-messages',
-    text: WITH_BATCH_ROW,
-    values: [...values(f, recipients), row.idempotencyKey, row.requestHash, recipients.length],
+    text: STATEMENT,
+    values: [
+      textArray(recipients.map((r) => r.id)),
+      textArray(recipients.map((r) => r.to)),
+      f.orgId,
+      f.body,
+      f.status,
+      f.segments,
+      f.encoding,
+      f.requestedDeviceId,
+      f.simSubscriptionId,
+      f.batchId,
+      f.resendOfId,
+      f.createdAt,
+      f.expiresAt,
+      f.priority,
+      f.autoResendsLeft,
+      f.autoResend,
+      textArray(recipients.map((r) => r.failureCode)),
+      f.sendAt ?? null,
+      f.ignoreSendWindows ?? false,
+      tally.map(([status]) => status),
+      tally.map(([, n]) => n),
+      row.idempotencyKey,
+      row.requestHash,
+      recipients.length,
+    ],
   });
   return rows[0]?.written === true;
 }
