@@ -60,6 +60,14 @@ describe('the daily message limit', () => {
     expect((await app.request('POST', '/v1/messages', { key, body: { to: three, body: 'x' } })).status).toBe(202);
   });
 
+  it('answers a full day with 429 before saying no phone can send (whose check is read beside the opt-outs)', async () => {
+    const { org, key } = await orgWithLimit(1);
+    expect((await app.request('POST', '/v1/messages', { key, body: { to: three[0], body: 'x' } })).status).toBe(202);
+    await app.ctx.db.query('UPDATE devices SET draining = true WHERE org_id = $1', [org.id]);
+    expectError(await app.request('POST', '/v1/messages', { key, body: { to: three[1], body: 'x' } }), 429, 'rate_limited');
+    expect(await countRows(app, 'messages', org.id)).toBe(1);
+  });
+
   it('counts each organization on its own', async () => {
     const a = await orgWithLimit(1);
     const b = await orgWithLimit(1);
