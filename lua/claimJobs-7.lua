@@ -92,7 +92,7 @@ local closedUntil = windowsClosedUntil(state.open, now)
 if not closedUntil then return {-1, 0} end
 
 -- 4. Pacing, and what the SIM choice reads.
-local window = openPacingWindow(ARGV[4], now, tonumber(state.pace))
+local window = openPacingWindow(ARGV[4], now, ARGV[3], tonumber(state.pace))
 local days = simDays(ARGV[4], ARGV[5], tonumber(state.simCap) or 0)
 local chooseSim = simChooser(
   simsByNetwork(state.nets), networkFinder(prefixes), otherPhoneFinder(KEYS[6], ARGV[1]),
@@ -100,7 +100,7 @@ local chooseSim = simChooser(
 
 -- 5, 6. The queues, in order.
 local c = {
-  max = max, now = now, deviceId = ARGV[1], closedUntil = closedUntil,
+  max = max, now = now, nowText = ARGV[3], deviceId = ARGV[1], closedUntil = closedUntil,
   metaKey = KEYS[3], claimingKey = KEYS[5],
   window = window, days = days, chooseSim = chooseSim,
   claimed = 0, out = {1, 0}, paced = false, waitEnds = 0,

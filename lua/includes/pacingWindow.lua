@@ -16,9 +16,9 @@ end
 -- the whole window (thousands of entries on a phone whose pacing was raised; without the sum, a
 -- Redis that lost it, the window is summed once); `retryAfter`, when its oldest claim leaves it (a
 -- minute from now if nothing is in it yet). What the claim adds goes to `added` and `entries`.
-local function openPacingWindow(prefix, now, pace)
+local function openPacingWindow(prefix, now, nowText, pace)
   local w = {
-    key = prefix .. 'w', sumKey = prefix .. 'ws', pace = pace, now = now,
+    key = prefix .. 'w', sumKey = prefix .. 'ws', pace = pace, now = now, nowText = nowText,
     used = 0, expired = 0, sumMissing = false, retryAfter = 60000,
     -- What this claim adds: parts, and the window's new entries (score, member, …).
     added = 0, entries = {},
@@ -53,7 +53,7 @@ local function windowFull(w) return w.used + w.added >= w.pace end
 local function windowAdd(w, seg, id)
   local entries = w.entries
   w.added = w.added + seg
-  entries[#entries + 1] = w.now
+  entries[#entries + 1] = w.nowText
   entries[#entries + 1] = seg .. ':' .. id
 end
 

@@ -13,10 +13,11 @@
 --- @include "includes/simDayCaps"
 
 -- A function answering the SIM and why, or nil and why not ('paced'; 'wait' until a third value)
--- for a message's dispatch JSON, its parts, when it was queued and whether it may wait.
+-- for a message's dispatch JSON, its parts, the queue it is read from and its id there (its
+-- score says when it was queued: read only for an off-net wait), and whether it may wait.
 -- simsOn, networkOf, anotherPhoneOn: includes/carrierRouting; days: includes/simDayCaps.
 local function simChooser(simsOn, networkOf, anotherPhoneOn, days, defaultSim, offNetWait, now)
-  return function(meta, seg, queuedAt, mayWait)
+  return function(meta, seg, queue, id, mayWait)
     local sim = meta['sim']
     if sim ~= nil and sim ~= cjson.null then
       if fitsSimDay(days, sim, seg) then return sim, 'sim_requested' end
@@ -32,7 +33,8 @@ local function simChooser(simsOn, networkOf, anotherPhoneOn, days, defaultSim, o
     end
     local waited = false
     if net and mayWait and offNetWait > 0 and anotherPhoneOn(net) then
-      local waitEnd = queuedAt + offNetWait
+      -- Its score in the queue: when it was queued (src/dispatch-queue/entries.ts).
+      local waitEnd = tonumber(rcall('ZSCORE', queue, id)) + offNetWait
       if waitEnd > now then return nil, 'wait', waitEnd end
       waited = true
     end

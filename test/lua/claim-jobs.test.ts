@@ -221,13 +221,17 @@ describe('lua/claimJobs', () => {
   });
   it('reads past a head of messages this phone must leave, up to four pages, to claim what waits behind them', async () => {
     const avoided = JSON.stringify({ to: '+9', body: 'x', seg: 1, sim: null, dev: null, exp: NOW + 600_000, av: 'dev_1', avu: NOW + 60_000 });
-    // 2 claims of max 2 read 8 entries a page: 12 withdrawn from this phone, then 2 it may take.
+    // A claim of max 2 reads 2 entries, then pages of 8, up to 32 in all: 12 withdrawn from this phone, then 2 it may take.
     const head: [string, string | null][] = Array.from({ length: 12 }, (_, i) => [`w${String(i).padStart(2, '0')}`, avoided]);
     await queue('pages', [...head, ['free1', meta('+1', 1, NOW + 600_000)], ['free2', meta('+2', 1, NOW + 600_000)]]);
     const got = await claim('pages', 2);
     expect(got.kind === 'claimed' && got.claimed.map((c) => c.id)).toEqual(['free1', 'free2']);
     expect(await redis.zcard(key('qpages'))).toBe(12);
-    // Past four pages (32 entries of max 2 * 4), the phone gets nothing this time.
+    // The 32nd entry is still read; past four pages' worth (32 entries of max 2 * 4), the phone gets nothing this time.
+    const edge: [string, string | null][] = Array.from({ length: 31 }, (_, i) => [`e${String(i).padStart(2, '0')}`, avoided]);
+    await queue('edge', [...edge, ['free', meta('+1', 1, NOW + 600_000)]]);
+    const last = await claim('edge', 2);
+    expect(last.kind === 'claimed' && last.claimed.map((c) => c.id)).toEqual(['free']);
     const deep: [string, string | null][] = Array.from({ length: 32 }, (_, i) => [`d${String(i).padStart(2, '0')}`, avoided]);
     await queue('deep', [...deep, ['free', meta('+1', 1, NOW + 600_000)]]);
     const none = await claim('deep', 2);
