@@ -42,7 +42,7 @@ local function takeFromQueue(c, queue, upTo, mayWait)
     want = math.min(want, reach)
     reach = reach - want
     -- Without scores: Redis 7.0 writes each score with printf's %.17g, three quarters of the time
-    -- of reading a page of 40; only an off-net wait needs one, and asks for it (queuedAt).
+    -- of reading a page of 40; only an off-net wait needs one, and simChoice asks for it (ZSCORE).
     local page
     if upTo then
       page = rcall('ZRANGEBYSCORE', queue, '-inf', upTo, 'LIMIT', left, want)
