@@ -49,6 +49,7 @@ async function maxLoad(baseUrl: string, groups: PhoneGroup[], fleet: Fleet, tota
   const started = nowMs();
   const posts = Math.ceil(total / RECIPIENTS_PER_POST);
   const ids: string[] = [];
+  const acceptedAt: number[] = [];
   const refused: string[] = [];
   let next = 0;
   const loop = async () => {
@@ -56,7 +57,10 @@ async function maxLoad(baseUrl: string, groups: PhoneGroup[], fleet: Fleet, tota
       const i = next++;
       const r = await post(baseUrl, groups[i % groups.length]!.key, RECIPIENTS_PER_POST, i * RECIPIENTS_PER_POST);
       if (typeof r === 'string') refused.push(r);
-      else ids.push(...r.ids);
+      else {
+        ids.push(...r.ids);
+        for (const _ of r.ids) acceptedAt.push(r.acceptedAt);
+      }
     }
   };
   await Promise.all(Array.from({ length: 4 }, loop));
@@ -66,7 +70,35 @@ async function maxLoad(baseUrl: string, groups: PhoneGroup[], fleet: Fleet, tota
   const times = ids.map((id) => fleet.deliveredAt.get(id)).filter((t): t is number => t !== undefined);
   const last = times.length > 0 ? Math.max(...times) : nowMs();
   const count = delivered();
-  return { accepted: ids.length, delivered: count, refused: refused.slice(0, 3), postSeconds: (postedAt - started) / 1000, perSecond: count / ((last - started) / 1000) };
+  const timeline = progressBySlice(
+    started,
+    acceptedAt,
+    ids.map((id) => fleet.jobsAt.get(id)),
+    times,
+  );
+  return { accepted: ids.length, delivered: count, refused: refused.slice(0, 3), postSeconds: (postedAt - started) / 1000, perSecond: count / ((last - started) / 1000), timeline };
+}
+
+const SLICE_MS = 250;
+
+/**
+ * Where the max-load phase's messages were at the end of each 250 ms from its first POST: 202s
+ * received, job frames at a phone, delivered acks. It shows whether a slower build falls behind
+ * in accepting, in handing out, or in delivering, and when.
+ */
+function progressBySlice(started: number, accepted: number[], jobs: Array<number | undefined>, delivered: number[]) {
+  const slices = (at: Array<number | undefined>) => {
+    const counts: number[] = [];
+    for (const t of at) {
+      if (t === undefined) continue;
+      const i = Math.max(0, Math.floor((t - started) / SLICE_MS));
+      while (counts.length <= i) counts.push(0);
+      counts[i]! += 1;
+    }
+    let sum = 0;
+    return counts.map((n) => (sum += n));
+  };
+  return { sliceMs: SLICE_MS, accepted: slices(accepted), jobs: slices(jobs), delivered: slices(delivered) };
 }
 
 /** Half load: batches of LATENCY_BATCH at a steady pace; latency = job frame at the phone − 202 at the client. */
