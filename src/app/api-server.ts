@@ -42,6 +42,8 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
   const ready = readiness(ctx);
   const access = recordRequests(ctx.metrics, accessLog(ctx.log, ctx.config.accessLog));
   const limited = limitedRequests(ctx);
+  // The bodies of GET /v1/messages/{id} are kept only while this process hears every change.
+  const stopHearingChanges = ctx.changes.listen(ctx.config.redisUrl);
   const tls = ctx.config.https ? await prepareLanTls(ctx.config.dataDir, ctx.config.httpsNames) : null;
   if (tls) ctx.log.info({ names: tls.names, caFingerprint: tls.ca.fingerprint }, 'HTTPS with the local CA');
   const server = createHttpServer(
@@ -99,6 +101,7 @@ export async function startApiServer(ctx: AppContext, ext: ApiExtensions = {}): 
       await server.close();
       await ext.onClose?.();
       await limited.stop();
+      await stopHearingChanges();
     },
   };
 }

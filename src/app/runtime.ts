@@ -13,6 +13,7 @@ import { createMetrics } from '../infrastructure/metrics.js';
 import { watchStores } from '../metrics/store-gauges.js';
 import { RESENDS_PER_ROUND } from '../sending/auto-resend/after-reports.js';
 import { isClusterUrl } from '../redis/redis-url.js';
+import { MessageChanges } from '../messages/detail-cache/message-changes.js';
 
 export function openContext(config: Config, name = 'hafatra', clock: Clock = systemClock): AppContext {
   if (!config.databaseUrl || !config.redisUrl) throw new Error('DATABASE_URL and REDIS_URL are required here');
@@ -22,18 +23,21 @@ export function openContext(config: Config, name = 'hafatra', clock: Clock = sys
     statementTimeoutMs: config.pgStatementTimeoutMs,
     onConnectionError: (err: Error) => log.warn({ err: err.message }, 'postgres connection lost'),
   };
+  const redis = createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') });
+  const keys = redisKeys(config.redisPrefix, { cluster: isClusterUrl(config.redisUrl) });
   const infra: Infrastructure = {
     config,
     log,
     db: createDb(config.databaseUrl, config.pgPoolSize, poolOptions),
     hotDb: createHotDb(config.databaseUrl, hotPoolSize(config.pgPoolSize), poolOptions),
-    redis: createRedis(config.redisUrl, { failFast: true, name, onError: (err) => log.warn({ err: err.message }, 'redis connection error') }),
-    keys: redisKeys(config.redisPrefix, { cluster: isClusterUrl(config.redisUrl) }),
+    redis,
+    keys,
     clock,
     metrics: createMetrics(),
   };
   watchStores(infra);
-  return { ...infra, dispatch: new DispatchQueue(infra), parseQueue: new ParseQueueProducer(infra), resends: new SerialLane<string>(RESENDS_PER_ROUND) };
+  const changes = new MessageChanges({ redis, keys, log, maxEntries: config.messageCacheEntries });
+  return { ...infra, changes, dispatch: new DispatchQueue(infra, changes), parseQueue: new ParseQueueProducer(infra), resends: new SerialLane<string>(RESENDS_PER_ROUND) };
 }
 
 /** The hot pool takes half as many connections again: its statements (claims, status reports, lists) are batched or short. */

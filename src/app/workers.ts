@@ -40,7 +40,7 @@ export async function startWorkers(ctx: AppContext, opts: { webhooks?: WebhookWo
     stoppers.push(() => job.stop());
   }
   stoppers.push(startReceivedSmsWork(ctx));
-  const partitions = startPartitionMaintenance(ctx);
+  const partitions = startPartitionMaintenance(ctx, () => ctx.changes.changedEverything());
   stoppers.push(() => partitions.stop());
   return {
     async close() {

@@ -2,6 +2,7 @@ import type { DispatchQueue } from '../dispatch-queue/dispatch-queue.js';
 import type { ParseQueueProducer } from './parse-queue.js';
 import type { SerialLane } from '../batching/serial-lane.js';
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
+import type { MessageChanges } from '../messages/detail-cache/message-changes.js';
 
 /** What every domain service is built from: one per process, composed by app/runtime.ts. */
 export interface AppContext extends Infrastructure {
@@ -11,4 +12,6 @@ export interface AppContext extends Infrastructure {
   parseQueue: ParseQueueProducer;
   /** Automatic resends of failures phones reported, made off the report path. */
   resends: SerialLane<string>;
+  /** Where every committed message change is told: the caches of message bodies (src/messages/detail-cache/). */
+  changes: MessageChanges;
 }

@@ -26,6 +26,7 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
     return settleMessages(tx, deviceId);
   });
   if (outcome) {
+    ctx.changes.changed(outcome.changed);
     // Counted once committed: a rolled-back revocation changed nothing.
     if (outcome.unknown > 0) ctx.metrics.statusChanges.inc({ status: 'unknown' }, outcome.unknown);
     if (outcome.failed.length > 0) ctx.metrics.statusChanges.inc({ status: 'failed' }, outcome.failed.length);
@@ -42,11 +43,15 @@ export async function revokeDevice(ctx: AppContext, orgId: string, deviceId: str
   return getDevice(ctx, orgId, deviceId);
 }
 
-async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown: number; failed: string[] }> {
+/** The messages' changes are told once the revocation commits (`changed`). */
+async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown: number; failed: string[]; changed: string[] }> {
   const at = new Date();
+  const changed: string[] = [];
+  const afterCommit = { changed: (ids: readonly string[]) => changed.push(...ids) };
   const held = await selectHeldMessageIds(tx, deviceId);
   const unknown = await applyTransitions(
     tx,
+    afterCommit,
     held.map((id) => ({
       id,
       to: 'unknown' as const,
@@ -60,6 +65,7 @@ async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown
   const pinned = await selectPinnedQueuedIds(tx, deviceId);
   const failed = await applyTransitions(
     tx,
+    afterCommit,
     pinned.map((id) => ({
       id,
       to: 'failed' as const,
@@ -69,5 +75,5 @@ async function settleMessages(tx: DbClient, deviceId: string): Promise<{ unknown
       from: ['queued'] as const,
     })),
   );
-  return { unknown: unknown.length, failed: failed.map((m) => m.id) };
+  return { unknown: unknown.length, failed: failed.map((m) => m.id), changed };
 }

@@ -4,6 +4,7 @@ import { applyTransitionsLean, type Transition } from '../messages/transitions.j
 import { countStatusChanges } from '../infrastructure/metrics.js';
 import type { SimChoice } from '../redis/scripts/claim-jobs.js';
 import { selectLiveDevices } from './sql/select-live-devices.js';
+import type { ChangeSink } from '../messages/detail-cache/message-changes.js';
 
 export interface ClaimWrite {
   deviceId: string;
@@ -23,11 +24,11 @@ export type ClaimWritten = Set<string> | null;
  */
 export type ClaimWriter = TickBatcher<ClaimWrite, ClaimWritten>;
 
-export function claimWriter(ctx: Infrastructure): ClaimWriter {
-  return new TickBatcher((writes) => writeClaims(ctx, writes), 64);
+export function claimWriter(ctx: Infrastructure, changes: ChangeSink): ClaimWriter {
+  return new TickBatcher((writes) => writeClaims(ctx, changes, writes), 64);
 }
 
-async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<ClaimWritten[]> {
+async function writeClaims(ctx: Infrastructure, changes: ChangeSink, writes: ClaimWrite[]): Promise<ClaimWritten[]> {
   const at = new Date();
   const transitions: Transition[] = writes.flatMap((w) =>
     w.picked.map((p) => ({
@@ -41,7 +42,7 @@ async function writeClaims(ctx: Infrastructure, writes: ClaimWrite[]): Promise<C
     })),
   );
   ctx.metrics.claimBatchSize.observe(transitions.length);
-  const changed = await applyTransitionsLean(ctx.hotDb, transitions, { liveDevicesOnly: true });
+  const changed = await applyTransitionsLean(ctx.hotDb, changes, transitions, { liveDevicesOnly: true });
   countStatusChanges(ctx.metrics, changed);
   const heldBy = new Map(changed.map((m) => [m.id, m.deviceId]));
   const won = writes.map((w) => new Set(w.picked.filter((p) => heldBy.get(p.id) === w.deviceId).map((p) => p.id)));

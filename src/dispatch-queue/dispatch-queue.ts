@@ -8,6 +8,7 @@ import { rebuildQueuesIfLost, reconcileBatches } from './rebuild.js';
 import { returnToQueues } from './return-to-queues.js';
 import { requeue } from './requeue.js';
 import { WorkSignals } from './work-signals.js';
+import type { ChangeSink } from '../messages/detail-cache/message-changes.js';
 
 /**
  * The Redis dispatch queues, in one place: what goes on them (a send's batch, a rebuild), what
@@ -20,9 +21,13 @@ export class DispatchQueue {
   readonly signals: WorkSignals;
   private readonly claims: ClaimWriter;
 
-  constructor(private readonly ctx: Infrastructure) {
+  /** `changes`: where the claims' status changes are told (the caches of message bodies). */
+  constructor(
+    private readonly ctx: Infrastructure,
+    changes: ChangeSink,
+  ) {
     this.signals = new WorkSignals(ctx);
-    this.claims = claimWriter(ctx);
+    this.claims = claimWriter(ctx, changes);
   }
 
   /** A committed batch's messages onto the queues; the batch marked dispatched; phones woken. */

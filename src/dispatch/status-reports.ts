@@ -152,7 +152,7 @@ export async function writeReports(ctx: AppContext, items: { deviceId: string; r
         code: report.status === 'failed' ? (report.failureCode ?? 'generic_failure') : null,
       };
     });
-    const changedRows = await applyTransitionsLean(ctx.hotDb, transitions);
+    const changedRows = await applyTransitionsLean(ctx.hotDb, ctx.changes, transitions);
     countStatusChanges(ctx.metrics, changedRows);
     await coolDownAfterLimit(ctx, changedRows, transitions);
     resendReportedFailures(ctx, changedRows);

@@ -17,6 +17,7 @@ export async function expireQueued(ctx: AppContext): Promise<number> {
   const at = new Date();
   const changed = await applyTransitions(
     ctx.db,
+    ctx.changes,
     ids.map((id) => ({ id, to: 'expired' as const, at, source: 'system' as const, code: 'expired' })),
   );
   countStatusChanges(ctx.metrics, changed);
@@ -37,6 +38,7 @@ export async function markSilentUnknown(ctx: AppContext): Promise<number> {
   const at = new Date();
   const changed = await applyTransitions(
     ctx.db,
+    ctx.changes,
     ids.map((id) => ({ id, to: 'unknown' as const, at, source: 'system' as const, code: 'no_report' })),
   );
   countStatusChanges(ctx.metrics, changed);

@@ -50,6 +50,7 @@ export async function takeBackJobs(ctx: AppContext, deviceId: string, ids: strin
     const at = new Date();
     const changed = await applyTransitions(
       ctx.db,
+      ctx.changes,
       held.map((m) => ({ id: m.id, to: 'queued' as const, from: ['claimed' as const], at, source: 'system' as const, code: codeOf(m.id), deviceId, heldBy: deviceId })),
     );
     countStatusChanges(ctx.metrics, changed);

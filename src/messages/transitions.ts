@@ -1,5 +1,6 @@
 import type { HotDb, Queryable } from '../db/pool.js';
 import type { MessageStatus } from './message.js';
+import type { ChangeSink } from './detail-cache/message-changes.js';
 import { transitionMessages, type Changed, type ChangedLean, type TransitionOptions, type Transition } from './sql/transition-messages.js';
 
 export type { Changed, ChangedLean, Transition, TransitionOptions } from './sql/transition-messages.js';
@@ -26,9 +27,13 @@ export const ALLOWED_FROM: Record<MessageStatus, readonly MessageStatus[]> = {
   unknown: ['claimed', 'sending'],
 };
 
-/** Applies the transitions and returns the changed messages whole (for callers that show them). */
-export async function applyTransitions(db: Queryable, transitions: Transition[], opts: TransitionOptions = {}): Promise<Changed[]> {
-  return transitionMessages<Changed>(db, transitions, 'whole', opts, ALLOWED_FROM);
+/**
+ * Applies the transitions and returns the changed messages whole (for callers that show them).
+ * The changed ids go to `changes` (the caches of message bodies): a caller in a transaction gives
+ * a sink that tells them once it commits.
+ */
+export async function applyTransitions(db: Queryable, changes: ChangeSink, transitions: Transition[], opts: TransitionOptions = {}): Promise<Changed[]> {
+  return told(changes, await transitionMessages<Changed>(db, transitions, 'whole', opts, ALLOWED_FROM));
 }
 
 /**
@@ -36,6 +41,11 @@ export async function applyTransitions(db: Queryable, transitions: Transition[],
  * statement on the hot pool: planning the statement at every call was a measurable share of
  * Postgres's time in a fleet run, and the hot pool's connections keep its generic plan on indexes.
  */
-export async function applyTransitionsLean(hot: HotDb, transitions: Transition[], opts: TransitionOptions = {}): Promise<ChangedLean[]> {
-  return transitionMessages<ChangedLean>(hot, transitions, 'lean', opts, ALLOWED_FROM);
+export async function applyTransitionsLean(hot: HotDb, changes: ChangeSink, transitions: Transition[], opts: TransitionOptions = {}): Promise<ChangedLean[]> {
+  return told(changes, await transitionMessages<ChangedLean>(hot, transitions, 'lean', opts, ALLOWED_FROM));
+}
+
+function told<R extends { id: string }>(changes: ChangeSink, rows: R[]): R[] {
+  if (rows.length > 0) changes.changed(rows.map((r) => r.id));
+  return rows;
 }

@@ -67,6 +67,8 @@ export function redisKeys(prefix: string, opts: { cluster?: boolean } = {}) {
      */
     deviceChannel: (orgId: string) => signalChannel(prefix, signalShardOf(orgId)),
     deviceChannels: () => Array.from({ length: SIGNAL_CHANNELS }, (_, shard) => signalChannel(prefix, shard)),
+    /** The pub/sub channel of message changes, heard by every API process's cache of message bodies (src/messages/detail-cache/). */
+    messageChanges: () => `${prefix}:{mc}:message-changes`,
     /** Daily counters seeded from Postgres after a data loss, to count again (member `<orgId>|<yyyymmdd>`, scored by when). */
     dailyRecounts: () => `${prefix}:daily-recounts`,
     /** An endpoint's deliveries in flight across every worker process (lua/acquireWebhookSlots-1.lua). */

@@ -13,7 +13,7 @@ import { countStatusChanges } from '../infrastructure/metrics.js';
 export async function cancelMessage(ctx: AppContext, orgId: string, id: string, source: 'api' | 'member' = 'api') {
   const existing = await selectMessage(ctx.db, orgId, id);
   if (!existing) throw errors.notFound('message');
-  const [changed] = await applyTransitions(ctx.db, [{ id, to: 'cancelled', at: new Date(), source }]);
+  const [changed] = await applyTransitions(ctx.db, ctx.changes, [{ id, to: 'cancelled', at: new Date(), source }]);
   if (!changed) {
     const current = await selectMessage(ctx.db, orgId, id);
     throw errors.invalidTransition(`message is ${current?.status ?? existing.status}; only a message no phone has claimed can be cancelled`);

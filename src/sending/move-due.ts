@@ -58,7 +58,7 @@ async function moveBatches(ctx: AppContext, taken: TakenBatch[], now: number): P
     else if (m.expiresAt.getTime() <= now) transitions.push({ id: m.id, to: 'expired', from: ['accepted'], at, source: 'system', code: 'expired' });
     else transitions.push({ id: m.id, to: 'queued', from: ['accepted'], at, source: 'system', code: 'scheduled' });
   }
-  const changed = await applyTransitions(ctx.db, transitions);
+  const changed = await applyTransitions(ctx.db, ctx.changes, transitions);
   countStatusChanges(ctx.metrics, changed);
   const entries: DispatchEntry[] = changed.filter((m) => m.status === 'queued').map((m) => toDispatchEntry(m));
   // Queued by a mover that died before its enqueue (only a batch whose lease ran out has any):

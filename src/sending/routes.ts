@@ -6,21 +6,16 @@ import { ListMessagesQuery, MessageDetailSchema, MessagePageSchema, SendMessages
 import { sendMessagesAnswer } from './send-messages.js';
 import { cancelMessage } from './cancel-message.js';
 import { resendMessage } from './resend-message.js';
-import { messageDetailJson } from '../messages/message-detail.js';
 import { selectFilteredMessagePage } from '../messages/sql/select-filtered-message-page.js';
-import { selectMessageDetails, type MessageDetailRow } from '../messages/sql/select-message-details.js';
+import { messageDetailReader } from '../messages/detail-cache/detail-reader.js';
+import type { CachedDetail } from '../messages/detail-cache/detail-cache.js';
 import { selectMessagePage } from '../messages/sql/select-message-page.js';
 import { findOrganization } from '../orgs/sql/find-organization.js';
 import { normalizeRecipient } from '../messages/recipients.js';
-import { TickBatcher } from '../batching/tick-batcher.js';
 import { MessageSchema, toMessage } from '../messages/message.js';
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
-  // Clients poll messages by id: concurrent reads share one query, and while two are running the
-  // next ones gather (at 15,000 GET/s, one query per turn spent a fifth of the API in writev).
-  // On the hot pool: its generic plan is forced, where the main pool's Postgres kept planning the
-  // join over every monthly partition afresh (350 against 95 µs of Postgres for three ids).
-  const details = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.hotDb, ids), 256, 2);
+  const detailOf = messageDetailReader(ctx, ctx.changes.cache);
   return [
     apiRoute({
       method: 'post',
@@ -65,11 +60,11 @@ export function messageRoutes(ctx: AppContext): AnyRoute[] {
       auth: { scope: 'messages:read' },
       summary: 'A message with its timeline',
       responses: { 200: MessageDetailSchema },
-      prefetch: (params) => details.load(params.messageId!),
+      prefetch: (params) => detailOf(params.messageId!),
       handler: async (req) => {
-        const row = (await req.prefetched) as MessageDetailRow | undefined;
-        if (!row || row.orgId !== req.principal.orgId) throw errors.notFound('message');
-        return { status: 200, json: messageDetailJson(row) };
+        const detail = (await req.prefetched) as CachedDetail | undefined;
+        if (!detail || detail.orgId !== req.principal.orgId) throw errors.notFound('message');
+        return { status: 200, json: detail.json };
       },
     }),
     apiRoute({

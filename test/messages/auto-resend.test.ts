@@ -164,8 +164,8 @@ describe('automatic resend', () => {
     expect(await claimed(o, o.phones[0]!)).toEqual([id]);
     // The failure commits, and nothing after it runs (as if the process died there).
     const phone = o.phones[0]!;
-    await applyTransitionsLean(app.ctx.hotDb, [{ id, to: 'sending', at: new Date(clock.t), source: 'device', deviceId: phone, heldBy: phone }]);
-    await applyTransitionsLean(app.ctx.hotDb, [{ id, to: 'failed', at: new Date(clock.t), source: 'device', code: 'no_service', deviceId: phone, heldBy: phone }]);
+    await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id, to: 'sending', at: new Date(clock.t), source: 'device', deviceId: phone, heldBy: phone }]);
+    await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id, to: 'failed', at: new Date(clock.t), source: 'device', code: 'no_service', deviceId: phone, heldBy: phone }]);
     expect(await resendsOf(id)).toEqual([]);
 
     expect(await resendMissedFailures(app.ctx)).toBe(0); // too recent: the report's path may still be at it

@@ -66,6 +66,7 @@ describe('GET /v1/messages', () => {
     for (const id of [ids[1], ids[4], ids[7]]) expect((await app.request('POST', `/v1/messages/${id}/cancel`, { key: mixed.key })).status).toBe(200);
     await applyTransitions(
       app.ctx.db,
+      app.ctx.changes,
       [ids[2]!, ids[6]!].map((id) => ({ id, to: 'expired' as const, at: new Date(), source: 'system' as const, code: 'expired' })),
     );
     const seen: { id: string; status: string }[] = [];

@@ -41,12 +41,13 @@ describe('the transition statement', () => {
     const at = new Date(Date.now() + 1234);
     await applyTransitions(
       app.ctx.db,
+      app.ctx.changes,
       ids.map((id) => ({ id, to: 'claimed' as const, at, source: 'device' as const, deviceId, simSubscriptionId: 2 })),
     );
-    await applyTransitions(app.ctx.db, [{ id: ids[1]!, to: 'failed', at, source: 'device', code: 'radio_off' }]);
-    await applyTransitions(app.ctx.db, [{ id: ids[2]!, to: 'sending', at, source: 'device' }]);
-    await applyTransitions(app.ctx.db, [{ id: ids[2]!, to: 'sent', at: new Date(at.getTime() + 7), source: 'device' }]);
-    await applyTransitions(app.ctx.db, [{ id: ids[2]!, to: 'delivered', at: new Date(at.getTime() + 9), source: 'device' }]);
+    await applyTransitions(app.ctx.db, app.ctx.changes, [{ id: ids[1]!, to: 'failed', at, source: 'device', code: 'radio_off' }]);
+    await applyTransitions(app.ctx.db, app.ctx.changes, [{ id: ids[2]!, to: 'sending', at, source: 'device' }]);
+    await applyTransitions(app.ctx.db, app.ctx.changes, [{ id: ids[2]!, to: 'sent', at: new Date(at.getTime() + 7), source: 'device' }]);
+    await applyTransitions(app.ctx.db, app.ctx.changes, [{ id: ids[2]!, to: 'delivered', at: new Date(at.getTime() + 9), source: 'device' }]);
 
     const { rows: json } = await app.ctx.db.query(`SELECT ${messageJsonSql('m')} AS j FROM messages m WHERE id = ANY($1::text[]) ORDER BY id`, [ids]);
     const expected = (await rows(ids)).map(toMessage);
@@ -57,9 +58,9 @@ describe('the transition statement', () => {
   it('writes the timeline entry of each change, and refuses a change the lifecycle does not allow', async () => {
     const [id] = await send(1);
     const at = new Date();
-    const refused = await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'sent', at, source: 'device', deviceId }]);
+    const refused = await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id: id!, to: 'sent', at, source: 'device', deviceId }]);
     expect(refused).toEqual([]);
-    const changed = await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
+    const changed = await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
     expect(changed).toEqual([{ id, orgId, deviceId, status: 'claimed', fromStatus: 'queued' }]);
     const { rows: timeline } = await app.ctx.db.query('SELECT from_status, to_status, source, device_id FROM message_events WHERE message_id = $1 ORDER BY id', [id]);
     expect(timeline).toEqual([{ from_status: 'queued', to_status: 'claimed', source: 'device', device_id: deviceId }]);
@@ -71,6 +72,7 @@ describe('the transition statement', () => {
     const at = new Date();
     const changed = await applyTransitionsLean(
       app.ctx.hotDb,
+      app.ctx.changes,
       [
         { id: ids[0]!, to: 'claimed', at, source: 'device', deviceId: revoked },
         { id: ids[1]!, to: 'claimed', at, source: 'device', deviceId },
@@ -89,11 +91,11 @@ describe('the transition statement', () => {
     ]);
     const [a, b] = await send(2);
     const at = new Date();
-    await applyTransitionsLean(app.ctx.hotDb, [
+    await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [
       { id: a!, to: 'claimed', at, source: 'device', deviceId },
       { id: b!, to: 'claimed', at, source: 'device', deviceId },
     ]);
-    await applyTransitionsLean(app.ctx.hotDb, [{ id: a!, to: 'sending', at, source: 'device', deviceId, heldBy: deviceId }]);
+    await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id: a!, to: 'sending', at, source: 'device', deviceId, heldBy: deviceId }]);
     const { rows: events } = await app.ctx.db.query(`SELECT id, type, payload FROM events WHERE org_id = $1 AND payload->'data'->>'id' = ANY($2::text[]) ORDER BY id`, [orgId, [a, b]]);
     expect(events.map((e) => [e.type, e.payload.data.id]).sort()).toEqual(
       [
@@ -109,14 +111,14 @@ describe('the transition statement', () => {
   it('waits for a concurrent change of the message and applies its own from the status that change left', async () => {
     const [id] = await send(1);
     const at = new Date();
-    await applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
+    await applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id: id!, to: 'claimed', at, source: 'device', deviceId }]);
     // Another writer moves the message claimed -> sending and has not committed yet.
     const other = await app.ctx.db.connect();
     try {
       await other.query('BEGIN');
-      await applyTransitions(other, [{ id: id!, to: 'sending', at, source: 'device', heldBy: deviceId }]);
+      await applyTransitions(other, app.ctx.changes, [{ id: id!, to: 'sending', at, source: 'device', heldBy: deviceId }]);
       // Failing is allowed from claimed and from sending: this change must wait, then see sending.
-      const failing = applyTransitionsLean(app.ctx.hotDb, [{ id: id!, to: 'failed', at: new Date(at.getTime() + 5), source: 'device', code: 'radio_off', heldBy: deviceId }]);
+      const failing = applyTransitionsLean(app.ctx.hotDb, app.ctx.changes, [{ id: id!, to: 'failed', at: new Date(at.getTime() + 5), source: 'device', code: 'radio_off', heldBy: deviceId }]);
       const waited = await Promise.race([failing.then(() => false), new Promise((r) => setTimeout(() => r(true), 300))]);
       expect(waited).toBe(true);
       await other.query('COMMIT');

@@ -31,6 +31,12 @@ export const processSettings = {
     kind: int(1, 500),
     doc: "Postgres connections per process, plus half as many again in the pool of the hot paths' prepared statements (claims, status reports, message lists).",
   },
+  messageCacheEntries: {
+    env: 'HAFATRA_MESSAGE_CACHE_ENTRIES',
+    default: '5000',
+    kind: int(0, 1_000_000),
+    doc: 'Bodies of GET /v1/messages/{id} each API process keeps, so a message polled while it does not change costs no Postgres read (every change drops its body, on every process, through Redis). 0: none kept.',
+  },
   pgConnectTimeoutMs: {
     env: 'HAFATRA_PG_CONNECT_TIMEOUT_MS',
     default: '5000',

@@ -50,15 +50,17 @@ async function dropExpired(db: Queryable, now: Date, retentionDays: number): Pro
   return dropped;
 }
 
-/** The worker's partition upkeep: at start, then hourly. */
-export function startPartitionMaintenance(ctx: Infrastructure): Periodic {
+/** The worker's partition upkeep: at start, then hourly. `monthsDropped`: their messages are gone. */
+export function startPartitionMaintenance(ctx: Infrastructure, monthsDropped: () => void): Periodic {
   const task = every(MAINTENANCE_INTERVAL_MS, 'message-partitions', ctx, async () => {
     const now = new Date(ctx.clock.now());
     const made = await createPartitionsAhead(ctx.db, now);
     if (made > 0) ctx.log.info({ months: made }, 'message partitions created ahead');
     if (ctx.config.messageRetentionDays === null) return;
     const dropped = await dropExpiredPartitions(ctx.db, now, ctx.config.messageRetentionDays);
-    if (dropped.length > 0) ctx.log.info({ partitions: dropped }, 'message months past retention dropped');
+    if (dropped.length === 0) return;
+    ctx.log.info({ partitions: dropped }, 'message months past retention dropped');
+    monthsDropped();
   });
   void task.runNow();
   return task;
