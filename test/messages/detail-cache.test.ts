@@ -85,6 +85,20 @@ describe('the cache of message bodies', () => {
     expect(c.get('msg_3')).toBeDefined();
   });
 
+  it('minds changes only while it holds a body or a read is under way', () => {
+    const { c } = cache();
+    expect(c.watching).toBe(false);
+    const started = c.readStarted();
+    expect(c.watching).toBe(true);
+    c.readEnded(); // the read found no message
+    expect(c.watching).toBe(false);
+    c.keep('msg_1', body('queued'), c.readStarted());
+    expect(c.watching).toBe(true);
+    c.changed(['msg_1']);
+    expect(c.watching).toBe(false);
+    expect(started).toBeLessThan(c.readStarted());
+  });
+
   it('keeps nothing when sized 0', () => {
     const { c } = cache(0);
     c.keep('msg_1', body('queued'), c.readStarted());

@@ -35,6 +35,8 @@ export class MessageDetailCache {
   private rememberedSince = 0;
   private recentSince = 0;
   private on = false;
+  /** Reads started and not yet ended: only they need the changes remembered. */
+  private reading = 0;
 
   constructor(
     private readonly maxEntries: number,
@@ -48,6 +50,14 @@ export class MessageDetailCache {
 
   get enabled(): boolean {
     return this.on && this.maxEntries > 0;
+  }
+
+  /**
+   * Whether a change matters here: a body to drop, or a read under way that must not keep what
+   * it read. A fleet's claims and reports, with no client polling, cost no more than this.
+   */
+  get watching(): boolean {
+    return this.entries.size > 0 || this.reading > 0;
   }
 
   /** The change subscription is up: bodies may be kept from reads that start now. */
@@ -73,13 +83,19 @@ export class MessageDetailCache {
     return e;
   }
 
-  /** Called as a read starts; give the answer to `keep` with it. */
+  /** Called as a read starts; give what it returns to `keep`, or to `readEnded` when nothing is kept. */
   readStarted(): number {
+    this.reading += 1;
     return this.generation;
   }
 
-  /** Keeps the body of a read started at `started`, unless the message changed since. */
+  readEnded(): void {
+    this.reading -= 1;
+  }
+
+  /** Keeps the body of a read started at `started`, unless the message changed since; ends the read. */
   keep(id: string, detail: CachedDetail, started: number): void {
+    this.readEnded();
     if (!this.enabled || started < this.clearedAt || started < this.rememberedSince) return;
     if ((this.recent.get(id) ?? -1) > started || (this.older.get(id) ?? -1) > started) return;
     if (this.entries.size >= this.maxEntries) {
@@ -91,6 +107,7 @@ export class MessageDetailCache {
 
   /** These messages changed (committed): their bodies go, and reads under way keep nothing of them. */
   changed(ids: Iterable<string>): void {
+    if (!this.watching) return;
     this.generation += 1;
     for (const id of ids) {
       this.entries.delete(id);

@@ -18,11 +18,20 @@ export function messageDetailReader(ctx: Infrastructure, cache: MessageDetailCac
     const kept = cache.get(id);
     if (kept) return Promise.resolve(kept);
     const started = cache.readStarted();
-    return reads.load(id).then((row) => {
-      if (!row) return undefined;
-      const detail = { orgId: row.orgId, json: messageDetailJson(row) };
-      cache.keep(id, detail, started);
-      return detail;
-    });
+    return reads.load(id).then(
+      (row) => {
+        if (!row) {
+          cache.readEnded();
+          return undefined;
+        }
+        const detail = { orgId: row.orgId, json: messageDetailJson(row) };
+        cache.keep(id, detail, started);
+        return detail;
+      },
+      (err: unknown) => {
+        cache.readEnded();
+        throw err;
+      },
+    );
   };
 }

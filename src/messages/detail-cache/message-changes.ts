@@ -85,6 +85,7 @@ export class MessageChanges implements ChangeSink {
   }
 
   private heard(text: string): void {
+    if (!this.cache.watching) return;
     const bar = text.indexOf('|');
     if (bar < 0 || text.slice(0, bar) === this.origin) return;
     const body = text.slice(bar + 1);
