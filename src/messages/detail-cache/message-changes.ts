@@ -19,11 +19,18 @@ const IDS_PER_SIGNAL = 2_000;
  * failed while the subscriber stayed connected). Every change heard drops its body at once.
  */
 export const BODY_TTL_MS = 10_000;
+/**
+ * The least time between two publishes of a process: a fleet's claims and reports end a statement
+ * hundreds of times a second, and a PUBLISH each (its write, and its echo to this process's own
+ * subscriber) cost the API ~4% more CPU in the fleet bench. The other processes hear a change
+ * this much later at most.
+ */
+export const PUBLISH_INTERVAL_MS = 10;
 
 /**
  * Message changes, told to every API process's cache of GET /v1/messages/{id} bodies: this
- * process's own cache drops them at once, the others hear them on one Redis channel, published
- * once an event-loop turn (one PUBLISH for a turn's claims and reports, not one a statement).
+ * process's own cache drops them at once, the others hear them on one Redis channel: the ids
+ * of every change since the last publish together, at most one publish per PUBLISH_INTERVAL_MS.
  * Every status change goes through the transition statement, whose callers give it a sink: so
  * no change is left untold. Nothing is published when the cache is off (0 entries).
  */
@@ -34,6 +41,7 @@ export class MessageChanges implements ChangeSink {
   private pending: string[] = [];
   private everything = false;
   private scheduled = false;
+  private publishedAt = Number.NEGATIVE_INFINITY;
   private failing = false;
 
   constructor(private readonly deps: { redis: Redis; keys: RedisKeys; log: Logger; maxEntries: number }) {
@@ -96,11 +104,14 @@ export class MessageChanges implements ChangeSink {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => void this.publish());
+    const wait = this.publishedAt + PUBLISH_INTERVAL_MS - performance.now();
+    if (wait <= 0) setImmediate(() => void this.publish());
+    else setTimeout(() => void this.publish(), wait);
   }
 
   private async publish(): Promise<void> {
     this.scheduled = false;
+    this.publishedAt = performance.now();
     const ids = this.pending;
     this.pending = [];
     const signals = this.everything ? [`${this.origin}|${EVERYTHING}`] : [];
