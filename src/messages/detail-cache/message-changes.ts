@@ -32,7 +32,7 @@ export const PUBLISH_INTERVAL_MS = 10;
  * process's own cache drops them at once, the others hear them on one Redis channel: the ids
  * of every change since the last publish together, at most one publish per PUBLISH_INTERVAL_MS.
  * Every status change goes through the transition statement, whose callers give it a sink: so
- * no change is left untold. Nothing is published when the cache is off (0 entries).
+ * no change is left untold.
  */
 export class MessageChanges implements ChangeSink {
   readonly cache: MessageDetailCache;
@@ -48,8 +48,9 @@ export class MessageChanges implements ChangeSink {
     this.cache = new MessageDetailCache(deps.maxEntries, BODY_TTL_MS);
   }
 
+  /** Published whatever this process's own cache size: the others' may keep bodies. */
   changed(ids: readonly string[]): void {
-    if (this.deps.maxEntries === 0 || ids.length === 0) return;
+    if (ids.length === 0) return;
     this.cache.changed(ids);
     for (const id of ids) this.pending.push(id);
     this.schedule();
@@ -57,7 +58,6 @@ export class MessageChanges implements ChangeSink {
 
   /** Any message may have changed: every process drops every body. */
   changedEverything(): void {
-    if (this.deps.maxEntries === 0) return;
     this.cache.clear();
     this.everything = true;
     this.schedule();
