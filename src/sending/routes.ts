@@ -15,7 +15,7 @@ import { normalizeRecipient } from '../messages/recipients.js';
 import { MessageSchema, toMessage } from '../messages/message.js';
 
 export function messageRoutes(ctx: AppContext): AnyRoute[] {
-  const detailOf = messageDetailReader(ctx, ctx.changes.cache);
+  const detailOf = messageDetailReader(ctx, ctx.changes);
   return [
     apiRoute({
       method: 'post',

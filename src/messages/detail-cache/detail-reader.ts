@@ -12,9 +12,10 @@ import type { CachedDetail, MessageDetailCache } from './detail-cache.js';
  * pool: its generic plan is forced, where the main pool's Postgres kept planning the join over
  * every monthly partition afresh (350 against 95 µs of Postgres for three ids).
  */
-export function messageDetailReader(ctx: Infrastructure, cache: MessageDetailCache): (id: string) => Promise<CachedDetail | undefined> {
+export function messageDetailReader(ctx: Infrastructure, changes: { readonly cache: MessageDetailCache }): (id: string) => Promise<CachedDetail | undefined> {
   const reads = new TickBatcher<string, MessageDetailRow | undefined>((ids) => selectMessageDetails(ctx.hotDb, ids), 256, 2);
   return (id) => {
+    const { cache } = changes;
     const kept = cache.get(id);
     if (kept) return Promise.resolve(kept);
     const started = cache.readStarted();
