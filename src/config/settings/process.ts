@@ -35,7 +35,7 @@ export const processSettings = {
     env: 'HAFATRA_MESSAGE_CACHE_ENTRIES',
     default: '5000',
     kind: int(0, 1_000_000),
-    doc: 'Bodies of GET /v1/messages/{id} each API process keeps, so a message polled while it does not change costs no Postgres read (every change drops its body, on every process, through Redis). 0: none kept.',
+    doc: 'Bodies of GET /v1/messages/{id} each API process keeps (1–3 KB each, the oldest dropped first), so a message polled while it does not change costs no Postgres read; every change drops its body, on every process, through Redis. 0: none kept.',
   },
   pgConnectTimeoutMs: {
     env: 'HAFATRA_PG_CONNECT_TIMEOUT_MS',
