@@ -9,8 +9,8 @@ interface Entry extends CachedDetail {
 }
 
 /**
- * How many invalidations an id is remembered for: a read that started longer ago than that may
- * have missed one, and its answer is not kept.
+ * Changed ids one map of recent changes holds before it becomes the older of the two kept: a read
+ * that started before the older map's first change may have missed one, and its answer is not kept.
  */
 const REMEMBERED = 4096;
 
