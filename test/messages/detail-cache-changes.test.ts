@@ -4,12 +4,14 @@ import { insertTestDevice } from '../support/devices.js';
 import { applyTransitions } from '../../src/messages/transitions.js';
 import { closeContext, contextReady, openContext } from '../../src/app/runtime.js';
 import type { AppContext } from '../../src/context/app-context.js';
+import { revokeDevice } from '../../src/devices/revoke-device.js';
 
 // GET /v1/messages/{id} answers from the API process's cache of bodies while the message has not
 // changed; every change, made by this process or another, drops the body.
 let app: TestApp;
 let other: AppContext;
 let key: string;
+let orgId: string;
 
 const statusOf = async (id: string) => (await app.request('GET', `/v1/messages/${id}`, { key })).body.status as string;
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
   app = await startTestApp();
   const made = await app.createOrg();
   key = made.key;
+  orgId = made.org.id;
   await insertTestDevice(app.ctx, made.org.id);
   // Another process: its changes reach the API's cache only through Redis.
   other = openContext(testConfig({ redisPrefix: app.ctx.config.redisPrefix }), 'other');
@@ -77,6 +80,16 @@ describe('the cache of GET /v1/messages/{id}', () => {
     await app.ctx.db.query(`UPDATE messages SET status = 'cancelled' WHERE id = $1`, [id]);
     other.changes.changedEverything();
     expect(await statusOnceHeard(id)).toBe('cancelled');
+  });
+
+  it("shows a revocation's changes once its transaction commits", async () => {
+    const phone = await insertTestDevice(app.ctx, orgId);
+    const res = await app.request('POST', '/v1/messages', { key, body: { to: '+261341234568', body: 'pinned', deviceId: phone } });
+    expect(res.status).toBe(202);
+    const id = res.body.messages[0].id as string;
+    expect(await statusOf(id)).toBe('queued');
+    await revokeDevice(app.ctx, orgId, phone);
+    expect(await statusOf(id)).toBe('failed');
   });
 
   it("answers another organization's message 404, cached or not", async () => {
