@@ -48,9 +48,16 @@ const JOBS = option('jobs', 20_000);
 const CLAIMS = option('claims', 2_000);
 const MAX = option('max', 10);
 const RUNS = option('runs', 5);
+/**
+ * `--fleet`: claims as the fleet scenario makes them (bench/scenarios/fleet.ts): phones paced far
+ * out of the way (their pacing windows hold every part of the last minute), one SIM on no known
+ * network, no send windows, recipients on one network and nothing pinned, urgent or SIM-requested,
+ * the clock moving 4 ms a claim (2,500 messages a second in claims of 10).
+ */
+const FLEET = process.argv.includes('--fleet');
 /** Tuesday 10:00 in Antananarivo: inside the organization's windows. */
 const START = Date.UTC(2026, 10, 24, 7, 0, 0);
-const STEP_MS = 40;
+const STEP_MS = FLEET ? 4 : 40;
 
 // Recipients on each network of the default table and abroad; phones with SIMs on two, one or none of them.
 const RECIPIENT_PREFIXES = ['+26132', '+26133', '+26134', '+26137', '+26138', '+33612'];
@@ -65,6 +72,11 @@ const PHONE_SIMS: DeviceDispatchState['sims'][] = [
 ];
 
 function phoneState(orgId: string, i: number): DeviceDispatchState {
+  if (FLEET) return { ...busyPhoneState(orgId, i), pacingPerMinute: 1_000_000, simDailyCap: null, sims: [{ subscriptionId: 1, carrierName: null }], orgSendWindows: null };
+  return busyPhoneState(orgId, i);
+}
+
+function busyPhoneState(orgId: string, i: number): DeviceDispatchState {
   return {
     id: `dev_${i}`,
     orgId,
@@ -87,6 +99,7 @@ function phoneState(orgId: string, i: number): DeviceDispatchState {
 }
 
 function entry(orgId: string, n: number): DispatchEntry {
+  if (FLEET) return fleetEntry(orgId, n);
   const pinned = n % 20 === 0 ? `dev_${n % PHONES}` : null;
   const to = `${RECIPIENT_PREFIXES[n % RECIPIENT_PREFIXES.length]}${String(1_000_000 + n).slice(-7)}`;
   const ignoreSendWindows = n % 50 === 7;
@@ -102,6 +115,23 @@ function entry(orgId: string, n: number): DispatchEntry {
       requestedDeviceId: pinned,
       expiresAt: START + 86_400_000,
       ignoreSendWindows,
+    }),
+  };
+}
+
+function fleetEntry(orgId: string, n: number): DispatchEntry {
+  return {
+    id: `msg_${String(n).padStart(8, '0')}`,
+    orgId,
+    requestedDeviceId: null,
+    score: dispatchScore(START - 600_000 + n, 0, false),
+    meta: dispatchMeta(`+26134${String(1_000_000 + n).slice(-7)}`, {
+      body: 'Hafatra bench: your code is 482913.',
+      segments: 1,
+      simSubscriptionId: null,
+      requestedDeviceId: null,
+      expiresAt: START + 86_400_000,
+      ignoreSendWindows: false,
     }),
   };
 }

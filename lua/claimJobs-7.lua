@@ -41,8 +41,9 @@
   ARGV[2] max jobs
   ARGV[3] now, milliseconds
   ARGV[4] pacing key prefix (…:pace:<deviceId>:), same hash tag: <prefix>w is the phone's
-          window (sorted set: '<parts>:<message id>' scored by claim time), <prefix>ws the sum of
-          its parts, <prefix><sim>:d<day> each SIM's count of the day
+          window (sorted set: '<parts>:<claim time>:<first message id>', one per claim, scored
+          by its time), <prefix>ws the sum of its parts, <prefix><sim>:d<day> each SIM's count
+          of the day
   ARGV[5] UTC day yyyymmdd
   ARGV[6] urgent score: entries scored at or below it (high-priority messages, queued an hour
           ahead, and messages that waited longer than that) are taken from both queues first

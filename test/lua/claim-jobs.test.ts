@@ -72,7 +72,7 @@ describe('lua/claimJobs', () => {
       ],
     });
     expect(await redis.zrange(key('qb'), '0', '-1')).toEqual(['old', 'big']);
-    expect(await redis.zrange(key('paceb:w'), '0', '-1', 'WITHSCORES')).toEqual(['1:one', String(NOW), '1:small', String(NOW)]);
+    expect(await redis.zrange(key('paceb:w'), '0', '-1', 'WITHSCORES')).toEqual([`2:${NOW}:one`, String(NOW)]);
     expect(await redis.get(key('paceb:1:d20270115'))).toBe('2');
   });
 
@@ -104,6 +104,20 @@ describe('lua/claimJobs', () => {
     // The first three leave at +60 s: three parts fit again, and the sum says so.
     expect(await claim('ws', 5, NOW + 60_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm4' }, { id: 'm5' }, { id: 'm6' }] });
     expect(await redis.get(key('pacews:ws'))).toBe('4');
+  });
+
+  it('counts a message put back and claimed again within the minute twice: each claim is its own entry of the window', async () => {
+    await queue('again', [['m1', meta('+1', 1, HOUR)]], 3);
+    expect(await claim('again', 5)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1' }] });
+    // Withdrawn (a reconnecting phone's jobs go back): queued again, claimed again by the same phone.
+    await redis.zadd(key('qagain'), 0, 'm1');
+    expect(await claim('again', 5, NOW + 1_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1' }] });
+    expect(await redis.zrange(key('paceagain:w'), '0', '-1')).toEqual([`1:${NOW}:m1`, `1:${NOW + 1_000}:m1`]);
+    expect(await redis.get(key('paceagain:ws'))).toBe('2');
+    // Both leave the window in their turn: at +60 s the first, and the sum follows.
+    await redis.zadd(key('qagain'), 0, 'm1');
+    expect(await claim('again', 5, NOW + 60_000)).toMatchObject({ kind: 'claimed', claimed: [{ id: 'm1' }] });
+    expect(await redis.get(key('paceagain:ws'))).toBe('2');
   });
 
   it('paces the phone as a whole: parts on its two SIMs share one window', async () => {
@@ -359,7 +373,7 @@ describe('lua/claimJobs: send windows', () => {
     const r = await claim('qa', 2);
     expect(r).toMatchObject({ kind: 'claimed', retryAfterMs: 60_000, claimed: [{ id: 'code' }] });
     expect(await redis.zcard(key('qqa'))).toBe(31); // the others stay queued, in order
-    expect(await redis.zrange(key('paceqa:w'), '0', '-1')).toEqual(['1:code']);
+    expect(await redis.zrange(key('paceqa:w'), '0', '-1')).toEqual([`1:${NOW}:code`]);
 
     // Within a minute of the opening, the answer is the time left; once open, the oldest go first.
     expect(await claim('qa', 2, NOW + 29 * MIN + 30_000)).toEqual({ kind: 'claimed', claimed: [], retryAfterMs: 30_000 });
