@@ -5,7 +5,8 @@
   one member per claim, '<parts>:<claim time>:<first message id>' scored by claim time), and
   <prefix>ws, the sum of its parts. One member per claim rather than per message: a phone whose
   pace is raised far (a fleet of test phones) holds thousands of entries, and each claim added,
-  expired and parsed one per message (28 of 260 us a claim of 10, bench/README.md).
+  expired and parsed one per message (26-28 of ~270 us a claim of 10: bench/README.md, "The
+  claim script alone").
 ]]
 
 local function partsOf(entries)
