@@ -1,6 +1,5 @@
 import type { Infrastructure } from '../infrastructure/infrastructure.js';
 import { claimJobs as claimFromQueues, type ClaimJobsArgs, type ClaimJobsKeys } from '../redis/scripts/claim-jobs.js';
-import { confirmClaims } from '../redis/scripts/confirm-claims.js';
 import { utcDay } from '../redis/keys.js';
 import { syncDeviceState } from './device-state.js';
 import type { ClaimWriter } from './claim-writer.js';
@@ -52,7 +51,6 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
  * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.
  */
 export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
-  const k = ctx.keys.org(device.orgId);
   const [keys, args] = claimScriptInput(ctx, device, max, ctx.clock.now());
   const run = () => claimFromQueues(ctx.redis, keys, args);
   let result = await run();
@@ -68,7 +66,7 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
   const { retryAfterMs } = result;
   const picked = result.claimed.map((c) => ({ id: c.id, meta: decodeDispatchMeta(c.meta), sim: c.sim, why: c.why }));
 
-  const won = await writer.load({ deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim, why: p.why })) });
+  const won = await writer.load({ orgId: device.orgId, deviceId: device.deviceId, picked: picked.map((p) => ({ id: p.id, sim: p.sim, why: p.why })) });
   if (won === null) {
     await returnToQueues(
       ctx,
@@ -77,12 +75,6 @@ export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device
     );
     return { jobs: [], retryAfterMs: 0, refused: 'revoked' };
   }
-  // Postgres has decided; the claiming set only needs to hear it. The phone need not wait for
-  // that: should the confirmation be lost, the claiming-set sweep finds the messages no longer
-  // queued in Postgres and drops them.
-  confirmClaims(ctx.redis, { claiming: k.claiming(), queueMeta: k.queueMeta() }, { messageIds: picked.map((p) => p.id) }).catch((err: unknown) =>
-    ctx.log.warn({ err, deviceId: device.deviceId }, 'claim confirmation deferred to the sweep'),
-  );
   const jobs = picked.filter((p) => won.has(p.id)).map((p) => jobOf(p.id, p.meta, p.sim));
   return { jobs, retryAfterMs };
 }
