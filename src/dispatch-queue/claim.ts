@@ -47,8 +47,9 @@ export function claimScriptInput(ctx: Infrastructure, device: { orgId: string; d
 /**
  * Claims up to `max` messages for a phone: Redis picks them (lua/claimJobs-7.lua), Postgres
  * records the claim with a conditional update (a message cancelled or expired in between is
- * dropped there), then the claim is confirmed in Redis while the jobs go out. Should this process
- * die before the Postgres write, the claiming-set sweep puts the messages back on their queue.
+ * dropped there), then the claim writer confirms the turn's claims in Redis (one call per
+ * organization, not awaited) while the jobs go out. Should this process die before the Postgres
+ * write, the claiming-set sweep puts the messages back on their queue.
  */
 export async function claimJobs(ctx: Infrastructure, writer: ClaimWriter, device: { orgId: string; deviceId: string }, max: number): Promise<ClaimResult> {
   const [keys, args] = claimScriptInput(ctx, device, max, ctx.clock.now());
